@@ -1,0 +1,2 @@
+//! benches (work in progress).
+#![forbid(unsafe_code)]

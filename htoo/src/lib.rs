@@ -1,0 +1,2 @@
+//! htoo (work in progress).
+#![forbid(unsafe_code)]

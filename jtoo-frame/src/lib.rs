@@ -1,0 +1,2 @@
+//! jtoo-frame (work in progress).
+#![forbid(unsafe_code)]

@@ -1,0 +1,2 @@
+//! jtoo-serde (work in progress).
+#![forbid(unsafe_code)]

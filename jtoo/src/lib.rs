@@ -1,0 +1,22 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod encode;
+mod error;
+#[cfg(feature = "json")]
+pub mod json;
+mod options;
+pub mod parse;
+#[cfg(feature = "json")]
+pub mod tagged;
+pub mod types;
+mod value;
+
+pub use encode::{to_string, to_vec, to_writer};
+pub use error::{Error, ErrorKind, Position, Result};
+pub use options::{Options, from_slice, from_str};
+pub use types::{
+    Date, DateTime, Decimal, Integer, Offset, Time, TimePrecision, Timestamp, TimestampPrecision,
+};
+pub use value::{Item, List, Pair, Value};

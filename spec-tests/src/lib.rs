@@ -1,0 +1,2 @@
+//! spec-tests (work in progress).
+#![forbid(unsafe_code)]
