@@ -20,6 +20,8 @@ pub enum ErrorKind {
     UnclosedList,
     /// The input ended inside a `/* … */` comment that started at the error position (HTOO).
     UnclosedComment,
+    /// A `/` that does not start a comment (HTOO).
+    InvalidComment(&'static str),
     /// A value was expected (a string, number, `[`, …).
     ExpectedValue,
     /// Inside a list after an item, `,` or `]` was expected.
@@ -67,6 +69,7 @@ impl fmt::Display for ErrorKind {
             UnclosedString => f.write_str("unclosed string: expected `\"` before end of input"),
             UnclosedList => f.write_str("unclosed list: expected `]` before end of input"),
             UnclosedComment => f.write_str("unclosed comment: expected `*/` before end of input"),
+            InvalidComment(why) => write!(f, "invalid comment: {why}"),
             ExpectedValue => f.write_str("expected a value"),
             ExpectedCommaOrEnd => f.write_str("expected `,` or `]`"),
             TrailingCharacters => f.write_str("trailing characters after the document"),

@@ -8,6 +8,9 @@ mod error;
 pub mod json;
 mod options;
 pub mod parse;
+mod scan;
+#[cfg(feature = "serde")]
+pub mod serde;
 #[cfg(feature = "json")]
 pub mod tagged;
 pub mod types;

@@ -156,7 +156,7 @@ pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate:
         let (rest, v) = list::value(rest, syntax, max_depth)?;
         let (rest, ()) = ws::skip(rest, syntax)?;
         if !rest.is_empty() {
-            if v.is_time_without_offset_below_seconds() && rest[0] == b':' {
+            if v.is_ambiguous_key() && rest[0] == b':' {
                 return fail(rest, ErrorKind::AmbiguousKey);
             }
             return fail(rest, ErrorKind::TrailingCharacters);

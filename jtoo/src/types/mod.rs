@@ -12,7 +12,7 @@ mod timestamp;
 
 pub use date::Date;
 pub use datetime::DateTime;
-pub use decimal::Decimal;
+pub use decimal::{Decimal, MAX_SCALE as DECIMAL_MAX_SCALE};
 pub use integer::Integer;
 pub use offset::Offset;
 pub use time::{Time, TimePrecision};

@@ -1,0 +1,272 @@
+//! The canonical encoder: every value has exactly one strict spelling, and
+//! this writes it.
+//!
+//! The `write_*` functions append one value's canonical text to a
+//! `Vec<u8>`; serializers built on this crate (such as `jtoo-serde`) use them
+//! so that every writer spells values the same way.
+//!
+//! ```
+//! use jtoo::encode;
+//! let mut out = Vec::new();
+//! encode::write_str(&mut out, "tab\there");
+//! out.push(b',');
+//! encode::write_i64(&mut out, -1234567);
+//! out.push(b',');
+//! encode::write_f64(&mut out, 0.1).unwrap();
+//! assert_eq!(out, br#""tab\09here",-1_234_567,0.1"#);
+//! ```
+
+pub(crate) mod digits;
+
+use crate::error::Error;
+use crate::scan::find_special;
+use crate::types::{DateTime, Decimal, Integer, Timestamp};
+use crate::value::{Item, Value};
+use std::io::Write;
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends a string, escaping control codes, `"`, `\` and U+007F as `\xx`.
+#[inline]
+pub fn write_str(out: &mut Vec<u8>, s: &str) {
+    let mut bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    while let Some(i) = find_special(bytes) {
+        let b = bytes[i];
+        out.extend_from_slice(&bytes[..i]);
+        out.extend_from_slice(&[b'\\', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+        bytes = &bytes[i + 1..];
+    }
+    out.extend_from_slice(bytes);
+    out.push(b'"');
+}
+
+/// Appends a byte string (`B` and lower-case hex).
+#[inline]
+pub fn write_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    out.reserve(1 + 2 * b.len());
+    out.push(b'B');
+    for &x in b {
+        out.extend_from_slice(&[HEX[usize::from(x >> 4)], HEX[usize::from(x & 15)]]);
+    }
+}
+
+/// Appends `Y` or `N`.
+#[inline]
+pub fn write_bool(out: &mut Vec<u8>, b: bool) {
+    out.push(if b { b'Y' } else { b'N' });
+}
+
+/// Appends an integer.
+#[inline]
+pub fn write_integer(out: &mut Vec<u8>, i: &Integer) {
+    i.encode(out);
+}
+
+/// Appends an `i64` as a JTOO integer.
+#[inline]
+pub fn write_i64(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    write_u64(out, v.unsigned_abs());
+}
+
+/// Appends a `u64` as a JTOO integer.
+#[inline]
+pub fn write_u64(out: &mut Vec<u8>, v: u64) {
+    if v < 1000 {
+        let mut buf = itoa::Buffer::new();
+        out.extend_from_slice(buf.format(v).as_bytes());
+    } else {
+        let mut buf = itoa::Buffer::new();
+        digits::push_grouped(out, buf.format(v).as_bytes());
+    }
+}
+
+/// Appends an `i128` as a JTOO integer.
+#[inline]
+pub fn write_i128(out: &mut Vec<u8>, v: i128) {
+    Integer::from(v).encode(out);
+}
+
+/// Appends a `u128` as a JTOO integer.
+#[inline]
+pub fn write_u128(out: &mut Vec<u8>, v: u128) {
+    Integer::from(v).encode(out);
+}
+
+/// Appends a decimal.
+#[inline]
+pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
+    d.encode(out);
+}
+
+/// Appends an `f64` as the decimal of its shortest round-trip digits.
+///
+/// # Errors
+/// NaN and infinities have no JTOO form.
+#[inline]
+pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
+    Decimal::from_f64(v)?.encode(out);
+    Ok(())
+}
+
+/// Appends an `f32` as the decimal of its shortest round-trip digits.
+///
+/// # Errors
+/// NaN and infinities have no JTOO form.
+#[inline]
+pub fn write_f32(out: &mut Vec<u8>, v: f32) -> Result<(), Error> {
+    Decimal::from_f32(v)?.encode(out);
+    Ok(())
+}
+
+/// Appends a date/time.
+#[inline]
+pub fn write_datetime(out: &mut Vec<u8>, d: &DateTime) {
+    d.encode(out);
+}
+
+/// Appends a timestamp.
+#[inline]
+pub fn write_timestamp(out: &mut Vec<u8>, t: &Timestamp) {
+    t.encode(out);
+}
+
+/// Appends a whole value. Values are valid by construction, so this cannot
+/// fail today; the `Result` leaves room for checks without breaking callers.
+///
+/// # Errors
+/// None at present.
+pub fn write_value(out: &mut Vec<u8>, v: &Value) -> Result<(), Error> {
+    encode_value(v, out);
+    Ok(())
+}
+
+#[inline]
+fn write_scalar(out: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::String(s) => write_str(out, s),
+        Value::Bytes(b) => write_bytes(out, b),
+        Value::Bool(b) => write_bool(out, *b),
+        Value::Integer(i) => i.encode(out),
+        Value::Decimal(d) => d.encode(out),
+        Value::DateTime(d) => d.encode(out),
+        Value::Timestamp(t) => t.encode(out),
+        Value::List(_) => {}
+    }
+}
+
+/// One open list while encoding: its remaining items, whether one has been
+/// written, and the value of a pair whose key was just written.
+struct Open<'a> {
+    items: std::slice::Iter<'a, Item>,
+    started: bool,
+    pair_value: Option<&'a Value>,
+}
+
+/// Encodes `v` without recursion (any nesting depth is safe), calling
+/// `flush` between items so a writer can drain the buffer.
+fn encode_with(
+    v: &Value,
+    out: &mut Vec<u8>,
+    mut flush: impl FnMut(&mut Vec<u8>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next: Option<&Value> = Some(v);
+    loop {
+        if let Some(v) = next.take() {
+            match v {
+                Value::List(items) => {
+                    out.push(b'[');
+                    stack.push(Open {
+                        items: items.iter(),
+                        started: false,
+                        pair_value: None,
+                    });
+                }
+                scalar => write_scalar(out, scalar),
+            }
+        }
+        let Some(top) = stack.last_mut() else {
+            return flush(out);
+        };
+        if let Some(val) = top.pair_value.take() {
+            out.push(b':');
+            next = Some(val);
+            continue;
+        }
+        match top.items.next() {
+            Some(item) => {
+                if top.started {
+                    out.push(b',');
+                }
+                top.started = true;
+                match item {
+                    Item::Value(v) => next = Some(v),
+                    Item::Pair(p) => {
+                        next = Some(p.key());
+                        top.pair_value = Some(p.value());
+                    }
+                }
+                if out.len() >= 1 << 16 {
+                    flush(out)?;
+                }
+            }
+            None => {
+                out.push(b']');
+                stack.pop();
+            }
+        }
+    }
+}
+
+pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) {
+    let _ = encode_with(v, out, |_| Ok(()));
+}
+
+/// The canonical JTOO bytes of `value`.
+///
+/// ```
+/// let v = jtoo::from_str(r#"["msg":"你好"]"#).unwrap();
+/// assert_eq!(jtoo::to_vec(&v).unwrap(), "[\"msg\":\"你好\"]".as_bytes());
+/// ```
+///
+/// # Errors
+/// None at present (see [`write_value`]).
+pub fn to_vec(value: &Value) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(128);
+    encode_value(value, &mut out);
+    Ok(out)
+}
+
+/// The canonical JTOO text of `value`.
+///
+/// ```
+/// use jtoo::Value;
+/// let v = Value::from(vec![Value::from(1_000), Value::from("a\"b")]);
+/// assert_eq!(jtoo::to_string(&v).unwrap(), r#"[1_000,"a\22b"]"#);
+/// ```
+///
+/// # Errors
+/// None at present (see [`write_value`]).
+pub fn to_string(value: &Value) -> Result<String, Error> {
+    let bytes = to_vec(value)?;
+    String::from_utf8(bytes).map_err(|_| Error::new(crate::ErrorKind::InvalidUtf8))
+}
+
+/// Writes the canonical JTOO bytes of `value` to `writer`, in chunks of
+/// about 64 KiB.
+///
+/// # Errors
+/// I/O errors of the writer.
+pub fn to_writer<W: Write>(mut writer: W, value: &Value) -> Result<(), Error> {
+    let mut out = Vec::with_capacity(1 << 16);
+    encode_with(value, &mut out, |buf| {
+        writer.write_all(buf)?;
+        buf.clear();
+        Ok(())
+    })
+}

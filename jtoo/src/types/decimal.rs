@@ -1,0 +1,448 @@
+//! `Decimal`: an exact decimal number (no binary floating point inside).
+
+use crate::encode::digits::{push_frac_grouped, push_grouped, push_grouped_zeros};
+use crate::error::{Error, ErrorKind};
+use std::cmp::Ordering;
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest number of fraction digits a [`Decimal`] holds.
+pub const MAX_SCALE: u32 = u16::MAX as u32;
+
+/// The largest power of ten a [`Decimal`]'s coefficient is multiplied by
+/// (so whole numbers up to about 10^65574 are held exactly).
+pub const MAX_EXPONENT: u32 = u16::MAX as u32;
+
+/// An exact decimal number: `±coefficient × 10^exponent`.
+///
+/// Range: the coefficient is a `u128` (38 significant digits always fit, 39
+/// when below 2¹²⁸); the exponent runs from −65 535 (that many fraction
+/// digits) to +65 535, so every finite `f64` (up to about 1.8 × 10³⁰⁸) is
+/// held exactly. Stored normalised, so equal numbers are equal values: no trailing
+/// zeros in the fraction, and zero is never negative. HTOO `1.50` and JTOO
+/// `1.5` are the same `Decimal`.
+///
+/// `Display` writes the canonical text (`1_000.5`, `0.000_1`, `-1.0`);
+/// `FromStr` reads exactly that.
+///
+/// ```
+/// use jtoo::Decimal;
+/// let d: Decimal = "1_234.5".parse().unwrap();
+/// assert_eq!(d.to_f64(), 1234.5);
+/// assert_eq!(Decimal::try_from(0.1f64).unwrap().to_string(), "0.1");
+/// assert_eq!(Decimal::new(false, 15, 1).unwrap().to_string(), "1.5");
+/// assert_eq!(Decimal::new(false, 1500, 3).unwrap().to_string(), "1.5");
+/// assert_eq!(d.to_plain_string(), "1234.5");
+/// assert!(Decimal::try_from(f64::NAN).is_err());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Decimal {
+    hi: u64,
+    lo: u64,
+    exp: i32,
+    negative: bool,
+}
+
+fn out_of_range(why: &'static str) -> Error {
+    Error::new(ErrorKind::NumberOutOfRange(why))
+}
+
+const POW10_F64: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+impl Decimal {
+    /// Zero (`0.0`).
+    pub const ZERO: Decimal = Decimal {
+        hi: 0,
+        lo: 0,
+        exp: 0,
+        negative: false,
+    };
+
+    /// `±coefficient × 10^−scale`, normalised (trailing zeros removed).
+    ///
+    /// # Errors
+    /// `scale` above [`MAX_SCALE`].
+    pub fn new(negative: bool, coefficient: u128, scale: u32) -> Result<Decimal, Error> {
+        if scale > MAX_SCALE {
+            return Err(out_of_range("decimal has too many fraction digits"));
+        }
+        Ok(Self::normalised(negative, coefficient, scale))
+    }
+
+    /// Normalises `±coefficient × 10^−scale`; `scale` must be ≤ MAX_SCALE.
+    #[inline]
+    pub(crate) fn normalised(negative: bool, coefficient: u128, scale: u32) -> Decimal {
+        Self::normalised_exp(negative, coefficient, -(scale as i32))
+    }
+
+    /// Normalises `±coefficient × 10^exp` (strips the coefficient's trailing
+    /// zeros into the exponent); the caller keeps `exp` within range.
+    #[inline]
+    pub(crate) fn normalised_exp(negative: bool, mut coefficient: u128, mut exp: i32) -> Decimal {
+        if coefficient == 0 {
+            return Decimal::ZERO;
+        }
+        if coefficient % 10 == 0 {
+            if coefficient % 100_000_000 == 0 {
+                while coefficient % 100_000_000 == 0 {
+                    coefficient /= 100_000_000;
+                    exp += 8;
+                }
+            }
+            while coefficient % 10 == 0 {
+                coefficient /= 10;
+                exp += 1;
+            }
+        }
+        Decimal {
+            hi: (coefficient >> 64) as u64,
+            lo: coefficient as u64,
+            exp,
+            negative,
+        }
+    }
+
+    /// `±coefficient × 10^exponent`: the form of scientific notation (JSON's
+    /// `1.5e3` is `(false, 15, 2)`).
+    ///
+    /// # Errors
+    /// When the value needs more than a `u128` coefficient (`1e39` and up) or
+    /// more than [`MAX_SCALE`] fraction digits (`1e-70000`). Never allocates
+    /// in proportion to the exponent.
+    pub fn from_scientific(negative: bool, coefficient: u128, exponent: i64) -> Result<Decimal, Error> {
+        if coefficient == 0 {
+            return Ok(Decimal::ZERO);
+        }
+        let mut c = coefficient;
+        let mut e = exponent;
+        while c % 10 == 0 {
+            c /= 10;
+            e += 1;
+        }
+        if e > i64::from(MAX_EXPONENT) {
+            return Err(out_of_range("decimal exponent too large"));
+        }
+        if e < -i64::from(MAX_SCALE) {
+            return Err(out_of_range("decimal has too many fraction digits"));
+        }
+        Ok(Self::normalised_exp(negative, c, e as i32))
+    }
+
+    /// The coefficient (all significant digits, without sign or point).
+    #[inline]
+    pub const fn coefficient(&self) -> u128 {
+        ((self.hi as u128) << 64) | self.lo as u128
+    }
+
+    /// The number of fraction digits (0 for whole numbers).
+    #[inline]
+    pub const fn scale(&self) -> u32 {
+        if self.exp < 0 { self.exp.unsigned_abs() } else { 0 }
+    }
+
+    /// The power of ten the coefficient is multiplied by (negative for
+    /// fractions): the value is `±coefficient × 10^exponent`.
+    #[inline]
+    pub const fn exponent(&self) -> i32 {
+        self.exp
+    }
+
+    /// `true` when below zero.
+    #[inline]
+    pub const fn is_negative(&self) -> bool {
+        self.negative
+    }
+
+    /// `true` when the value has no fractional part.
+    #[inline]
+    pub const fn is_whole(&self) -> bool {
+        self.exp >= 0
+    }
+
+    /// The nearest `f64` (correctly rounded).
+    pub fn to_f64(&self) -> f64 {
+        let c = self.coefficient();
+        let e = self.exp;
+        let p = e.unsigned_abs() as usize;
+        // Exact fast path: both operands exactly representable, one rounding.
+        let v = if c < (1u128 << 53) && p < POW10_F64.len() {
+            if e < 0 { c as f64 / POW10_F64[p] } else { c as f64 * POW10_F64[p] }
+        } else {
+            // std's parser is correctly rounded.
+            format!("{c}e{e}").parse::<f64>().unwrap_or(f64::INFINITY)
+        };
+        if self.negative { -v } else { v }
+    }
+
+    /// The nearest `f32` (correctly rounded, directly from the decimal).
+    pub fn to_f32(&self) -> f32 {
+        let c = self.coefficient();
+        let v = format!("{c}e{}", self.exp)
+            .parse::<f32>()
+            .unwrap_or(f32::INFINITY);
+        if self.negative { -v } else { v }
+    }
+
+    /// The exact decimal of the shortest digits that round-trip through
+    /// `f64` (ryu), e.g. `0.1f64` → `0.1`.
+    ///
+    /// # Errors
+    /// NaN and infinities have no JTOO form.
+    pub fn from_f64(v: f64) -> Result<Decimal, Error> {
+        if !v.is_finite() {
+            return Err(Error::new(ErrorKind::Unencodable("NaN and infinity have no JTOO form")));
+        }
+        let mut buf = ryu::Buffer::new();
+        Self::from_ryu(buf.format_finite(v))
+    }
+
+    /// As [`Decimal::from_f64`], with the shortest digits that round-trip
+    /// through `f32`.
+    ///
+    /// # Errors
+    /// NaN and infinities have no JTOO form.
+    pub fn from_f32(v: f32) -> Result<Decimal, Error> {
+        if !v.is_finite() {
+            return Err(Error::new(ErrorKind::Unencodable("NaN and infinity have no JTOO form")));
+        }
+        let mut buf = ryu::Buffer::new();
+        Self::from_ryu(buf.format_finite(v))
+    }
+
+    /// Parses ryu's output: `-?digits(.digits)?(e-?digits)?`.
+    fn from_ryu(s: &str) -> Result<Decimal, Error> {
+        let b = s.as_bytes();
+        let (negative, b) = match b.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, b),
+        };
+        let mut coef: u128 = 0;
+        let mut exp: i64 = 0;
+        let mut i = 0;
+        let mut seen_point = false;
+        while i < b.len() {
+            match b[i] {
+                d @ b'0'..=b'9' => {
+                    coef = coef * 10 + u128::from(d - b'0');
+                    if seen_point {
+                        exp -= 1;
+                    }
+                }
+                b'.' => seen_point = true,
+                b'e' | b'E' => {
+                    let e: i64 = s[s.len() - (b.len() - i - 1)..]
+                        .parse()
+                        .map_err(|_| out_of_range("bad float exponent"))?;
+                    exp += e;
+                    break;
+                }
+                _ => return Err(out_of_range("bad float text")),
+            }
+            i += 1;
+        }
+        Self::from_scientific(negative, coef, exp)
+    }
+
+    /// Plain text without `_`: `1000.5`, `1.0`, `-0.001`.
+    pub fn to_plain_string(&self) -> String {
+        let mut out = Vec::new();
+        self.write(&mut out, false);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Appends the canonical text to `out`.
+    #[inline]
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        self.write(out, true);
+    }
+
+    fn write(&self, out: &mut Vec<u8>, grouped: bool) {
+        if self.negative {
+            out.push(b'-');
+        }
+        let mut buf = itoa::Buffer::new();
+        let digits = if self.hi == 0 {
+            buf.format(self.lo).as_bytes()
+        } else {
+            buf.format(self.coefficient()).as_bytes()
+        };
+        if self.exp >= 0 {
+            let zeros = self.exp as usize;
+            if grouped {
+                push_grouped_zeros(out, digits, zeros);
+            } else {
+                out.extend_from_slice(digits);
+                out.resize(out.len() + zeros, b'0');
+            }
+            out.extend_from_slice(b".0");
+            return;
+        }
+        let scale = self.exp.unsigned_abs() as usize;
+        let (int, frac_zeros, frac) = if digits.len() > scale {
+            let (i, f) = digits.split_at(digits.len() - scale);
+            (i, 0, f)
+        } else {
+            (&b"0"[..], scale - digits.len(), digits)
+        };
+        if grouped {
+            push_grouped(out, int);
+            out.push(b'.');
+            push_frac_grouped(out, frac_zeros, frac);
+        } else {
+            out.extend_from_slice(int);
+            out.push(b'.');
+            out.resize(out.len() + frac_zeros, b'0');
+            out.extend_from_slice(frac);
+        }
+    }
+}
+
+impl Ord for Decimal {
+    fn cmp(&self, other: &Decimal) -> Ordering {
+        fn mag_cmp(a: &Decimal, b: &Decimal) -> Ordering {
+            // Align exponents: scale the one with the larger exponent up; if
+            // that overflows it is the larger magnitude.
+            let (ac, bc) = (a.coefficient(), b.coefficient());
+            if ac == 0 || bc == 0 {
+                return ac.cmp(&bc);
+            }
+            let scale_up = |c: u128, by: u32| 10u128.checked_pow(by).and_then(|p| c.checked_mul(p));
+            if a.exp >= b.exp {
+                match scale_up(ac, a.exp.abs_diff(b.exp)) {
+                    Some(a) => a.cmp(&bc),
+                    None => Ordering::Greater,
+                }
+            } else {
+                match scale_up(bc, a.exp.abs_diff(b.exp)) {
+                    Some(b) => ac.cmp(&b),
+                    None => Ordering::Less,
+                }
+            }
+        }
+        match (self.negative, other.negative) {
+            (false, false) => mag_cmp(self, other),
+            (true, true) => mag_cmp(other, self),
+            (false, true) => Ordering::Greater,
+            (true, false) => Ordering::Less,
+        }
+    }
+}
+
+impl PartialOrd for Decimal {
+    fn partial_cmp(&self, other: &Decimal) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = Vec::with_capacity(64);
+        self.encode(&mut out);
+        f.write_str(&String::from_utf8_lossy(&out))
+    }
+}
+
+impl fmt::Debug for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Decimal({self})")
+    }
+}
+
+impl FromStr for Decimal {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Decimal, Error> {
+        crate::parse::strict_all(s.as_bytes(), |i, syntax| {
+            let (rest, n) = crate::parse::number::number(i, syntax)?;
+            match n {
+                crate::parse::Number::Decimal(v) => Ok((rest, v)),
+                crate::parse::Number::Integer(_) => crate::parse::fail(
+                    i,
+                    ErrorKind::InvalidDecimal("expected a decimal, found an integer"),
+                ),
+            }
+        })
+    }
+}
+
+impl TryFrom<f64> for Decimal {
+    type Error = Error;
+    fn try_from(v: f64) -> Result<Decimal, Error> {
+        Decimal::from_f64(v)
+    }
+}
+
+impl TryFrom<f32> for Decimal {
+    type Error = Error;
+    fn try_from(v: f32) -> Result<Decimal, Error> {
+        Decimal::from_f32(v)
+    }
+}
+
+impl From<Decimal> for f64 {
+    fn from(d: Decimal) -> f64 {
+        d.to_f64()
+    }
+}
+
+impl From<crate::Integer> for Decimal {
+    /// The whole decimal of the same value (`5` → `5.0`).
+    fn from(i: crate::Integer) -> Decimal {
+        Decimal::normalised(i.is_negative(), i.magnitude(), 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_text() {
+        let cases = [
+            ((false, 0, 0), "0.0"),
+            ((false, 10, 0), "10.0"),
+            ((true, 1, 0), "-1.0"),
+            ((false, 10005, 1), "1_000.5"),
+            ((false, 1, 4), "0.000_1"),
+            ((false, 12345, 4), "1.234_5"),
+            ((false, 1_234_567, 3), "1_234.567"),
+            ((false, 1, 1), "0.1"),
+        ];
+        for ((n, c, s), text) in cases {
+            let d = Decimal::new(n, c, s).unwrap();
+            assert_eq!(d.to_string(), text);
+            assert_eq!(text.parse::<Decimal>().unwrap(), d);
+        }
+    }
+
+    #[test]
+    fn scientific() {
+        assert_eq!(Decimal::from_scientific(false, 1, 5).unwrap().to_string(), "100_000.0");
+        assert_eq!(Decimal::from_scientific(false, 150, -2).unwrap().to_string(), "1.5");
+        assert!(Decimal::from_scientific(false, 1, 999_999_999).is_err());
+        assert_eq!(Decimal::from_scientific(false, 12, 40).unwrap().to_string().len(), 42 + 13 + 2);
+        assert!(Decimal::from_scientific(false, 1, -999_999_999).is_err());
+        assert_eq!(Decimal::from_scientific(true, 0, 7).unwrap(), Decimal::ZERO);
+    }
+
+    #[test]
+    fn floats_round_trip() {
+        for f in [0.1, -2.5, 1e300, 5e-324, 123456.789, f64::MAX, f64::MIN_POSITIVE, -0.0, 1e22, 1e23] {
+            let d = Decimal::from_f64(f).unwrap();
+            assert_eq!(d.to_f64(), if f == 0.0 { 0.0 } else { f }, "{f}");
+        }
+        assert_eq!(Decimal::from_f32(0.1f32).unwrap().to_string(), "0.1");
+        assert_eq!(Decimal::from_f32(0.1f32).unwrap().to_f32(), 0.1f32);
+    }
+
+    #[test]
+    fn ordering() {
+        let p = |s: &str| s.parse::<Decimal>().unwrap();
+        assert!(p("1.5") > p("1.25"));
+        assert!(p("-1.5") < p("-1.25"));
+        assert!(p("0.0") > p("-0.1"));
+        assert_eq!(p("2.0").cmp(&p("2.0")), Ordering::Equal);
+    }
+}
