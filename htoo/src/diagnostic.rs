@@ -1,0 +1,262 @@
+//! Errors people can act on: the message, `file:line:column`, the source
+//! line and a caret under the spot, in the style of rustc and toml.
+//!
+//! ```text
+//! error: expected `,` or `]`
+//!  --> config.htoo:3:11
+//!   |
+//! 3 |   ["b", 2 3],
+//!   |           ^
+//! ```
+//!
+//! The caret stays under the right character with tabs (shown as four
+//! spaces), wide characters (two columns), control characters (shown as
+//! their Unicode "control picture", e.g. `␛`), CRLF line ends, invalid UTF-8
+//! (shown as `�`) and errors at the end of the input. Very long lines (a
+//! minified document) are cut to a window around the caret. Rendering never
+//! panics.
+
+use jtoo::{Error, ErrorKind};
+use std::fmt;
+
+/// How many columns of a long source line are shown around the caret.
+const WINDOW: usize = 100;
+
+/// Columns a tab is shown as.
+const TAB: usize = 4;
+
+/// A parse error, laid out for people: see [`render_diagnostic`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    message: String,
+    file_name: String,
+    snippet: Option<Snippet>,
+}
+
+/// The positioned part of a diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Snippet {
+    line: usize,
+    column: usize,
+    /// The source line as shown (tabs expanded, controls made visible).
+    text: String,
+    /// Display columns before the caret.
+    caret: usize,
+    label: Option<&'static str>,
+}
+
+impl Diagnostic {
+    /// Lays out `err`, which came from parsing `source` (the whole input),
+    /// read from `file_name` (shown as is, e.g. `config.htoo` or `<stdin>`).
+    pub fn new(err: &Error, source: &[u8], file_name: &str) -> Diagnostic {
+        let snippet = err.position().map(|p| {
+            let offset = p.offset.min(source.len());
+            let line_start = source[..offset]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let line_end = source[line_start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(source.len(), |i| line_start + i);
+            let mut line = &source[line_start..line_end];
+            if let [head @ .., b'\r'] = line {
+                if offset < line_start + head.len() {
+                    line = head;
+                }
+            }
+            let caret = display_width(&String::from_utf8_lossy(&source[line_start..offset]));
+            let (text, caret) = window(&String::from_utf8_lossy(line), caret);
+            Snippet {
+                line: p.line,
+                column: p.column,
+                text,
+                caret,
+                label: label(err.kind()),
+            }
+        });
+        Diagnostic {
+            message: err.message(),
+            file_name: file_name.to_owned(),
+            snippet,
+        }
+    }
+
+    /// The message, e.g. ``expected `,` or `]` ``.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The file name given to [`Diagnostic::new`].
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// 1-based line, when the error has a position.
+    pub fn line(&self) -> Option<usize> {
+        self.snippet.as_ref().map(|s| s.line)
+    }
+
+    /// 1-based column (in Unicode scalar values), when the error has a
+    /// position.
+    pub fn column(&self) -> Option<usize> {
+        self.snippet.as_ref().map(|s| s.column)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// The rendered diagnostic; every line, the last included, ends in `\n`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "error: {}", self.message)?;
+        let Some(s) = &self.snippet else {
+            return writeln!(f, " --> {}", self.file_name);
+        };
+        let number = s.line.to_string();
+        let pad = " ".repeat(number.len());
+        writeln!(f, "{pad}--> {}:{}:{}", self.file_name, s.line, s.column)?;
+        writeln!(f, "{pad} |")?;
+        if s.text.is_empty() {
+            writeln!(f, "{number} |")?;
+        } else {
+            writeln!(f, "{number} | {}", s.text)?;
+        }
+        write!(f, "{pad} | {}^", " ".repeat(s.caret))?;
+        match s.label {
+            Some(label) => writeln!(f, " {label}"),
+            None => writeln!(f),
+        }
+    }
+}
+
+/// Renders `err` from parsing `source` (read from `file_name`) as a
+/// rustc-style diagnostic. Every line ends in `\n`, so print it with
+/// `eprint!`.
+///
+/// ```
+/// let src = "[\n  [\"a\", 1],\n  [\"b\", 2 3],\n]\n";
+/// let err = htoo::from_str(src).unwrap_err();
+/// assert_eq!(
+///     htoo::render_diagnostic(&err, src.as_bytes(), "config.htoo"),
+///     "error: expected `,` or `]`\n \
+///      --> config.htoo:3:11\n  \
+///       |\n\
+///      3 |   [\"b\", 2 3],\n  \
+///       |           ^\n"
+/// );
+/// ```
+pub fn render_diagnostic(err: &Error, source: &[u8], file_name: &str) -> String {
+    Diagnostic::new(err, source, file_name).to_string()
+}
+
+/// The label after the caret: errors positioned where something started.
+fn label(kind: ErrorKind) -> Option<&'static str> {
+    match kind {
+        ErrorKind::UnclosedString => Some("the string starts here"),
+        ErrorKind::UnclosedList => Some("the list starts here"),
+        ErrorKind::UnclosedComment => Some("the comment starts here"),
+        _ => None,
+    }
+}
+
+/// How a character is shown, and its width in columns.
+fn shown(c: char) -> (Shown, usize) {
+    match c {
+        '\t' => (Shown::Spaces(TAB), TAB),
+        '\0'..='\x1f' => (
+            Shown::Char(char::from_u32(0x2400 + c as u32).unwrap_or('�')),
+            1,
+        ),
+        '\x7f' => (Shown::Char('\u{2421}'), 1),
+        c if is_wide(c) => (Shown::Char(c), 2),
+        c => (Shown::Char(c), 1),
+    }
+}
+
+enum Shown {
+    Spaces(usize),
+    Char(char),
+}
+
+fn display_width(s: &str) -> usize {
+    s.chars().map(|c| shown(c).1).sum()
+}
+
+/// The shown form of `line`, cut to about [`WINDOW`] columns around the
+/// caret when it is longer, and the caret's column in it.
+fn window(line: &str, caret: usize) -> (String, usize) {
+    let total = display_width(line);
+    let (lo, hi) = if total <= WINDOW {
+        (0, total)
+    } else {
+        let lo = caret.saturating_sub(WINDOW / 2);
+        (lo, lo + WINDOW)
+    };
+    let mut text = String::new();
+    let mut caret_out = caret - lo;
+    if lo > 0 {
+        text.push('…');
+        caret_out += 1;
+    }
+    let mut col = 0;
+    for c in line.chars() {
+        let (s, w) = shown(c);
+        if col >= lo && col + w <= hi {
+            match s {
+                Shown::Spaces(n) => text.extend(std::iter::repeat_n(' ', n)),
+                Shown::Char(c) => text.push(c),
+            }
+        } else if col < lo && col + w > lo {
+            // A wide character cut by the window's left edge.
+            text.push(' ');
+        }
+        col += w;
+        if col >= hi {
+            break;
+        }
+    }
+    if hi < total {
+        text.push('…');
+    }
+    (text, caret_out)
+}
+
+/// East Asian wide and fullwidth characters and emoji: two terminal columns
+/// (a close approximation of Unicode's `EastAsianWidth` W/F classes).
+fn is_wide(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x1F900..=0x1F9FF
+        | 0x20000..=0x2FFFD
+        | 0x30000..=0x3FFFD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_keeps_short_lines_whole() {
+        assert_eq!(window("abc", 1), ("abc".to_owned(), 1));
+        assert_eq!(window("a\tb", 2), ("a    b".to_owned(), 2));
+    }
+
+    #[test]
+    fn window_cuts_long_lines_around_the_caret() {
+        let line = "x".repeat(1000);
+        let (text, caret) = window(&line, 500);
+        assert_eq!(text.chars().count(), WINDOW + 2);
+        assert!(text.starts_with('…') && text.ends_with('…'));
+        assert_eq!(caret, WINDOW / 2 + 1);
+    }
+}
