@@ -71,7 +71,7 @@ impl Options {
 /// let v = jtoo::from_slice(b"[1,2,3]").unwrap();
 /// assert_eq!(v.as_list().map(Vec::len), Some(3));
 /// let err = jtoo::from_slice(b"[1, 2]").unwrap_err(); // no whitespace in strict JTOO
-/// assert_eq!(err.to_string(), "expected `,` or `]` at line 1 column 4");
+/// assert_eq!(err.to_string(), "expected a value at line 1 column 4");
 /// ```
 ///
 /// # Errors

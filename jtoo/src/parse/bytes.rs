@@ -50,16 +50,18 @@ pub fn byte_string(input: &[u8], syntax: Syntax) -> PResult<'_, Vec<u8>> {
     if at_delimiter(rest, syntax) {
         return Ok((rest, out));
     }
-    let kind = match rest {
-        [h, ..] if HEX[*h as usize] == 0xfe && !syntax.is_lenient() => {
-            ErrorKind::InvalidBytes("hex digits must be lower case")
+    let strict = !syntax.is_lenient();
+    let upper = |b: &u8| strict && HEX[usize::from(*b)] == 0xfe;
+    match rest {
+        [a, ..] if upper(a) => fail(rest, ErrorKind::InvalidBytes("hex digits must be lower case")),
+        [a, b, ..] if hex(*a, syntax) <= 15 && upper(b) => {
+            fail(&rest[1..], ErrorKind::InvalidBytes("hex digits must be lower case"))
         }
-        [h] | [h, _, ..] if hex(*h, syntax) <= 15 && rest.get(1).is_none_or(|l| hex(*l, syntax) > 15) => {
-            ErrorKind::InvalidBytes("odd number of hex digits")
+        [a, ..] if hex(*a, syntax) <= 15 && at_delimiter(&rest[1..], syntax) => {
+            fail(rest, ErrorKind::InvalidBytes("odd number of hex digits"))
         }
-        _ => ErrorKind::InvalidBytes("expected hex digit pairs"),
-    };
-    fail(rest, kind)
+        _ => fail(rest, ErrorKind::InvalidBytes("expected hex digit pairs")),
+    }
 }
 
 #[inline(always)]

@@ -17,11 +17,20 @@ use crate::value::{Item, Pair, Value};
 /// ```
 pub fn value(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, Value> {
     match input.first() {
+        Some(b'[') => list(input, syntax, depth),
+        _ => scalar(input, syntax),
+    }
+}
+
+/// Any value but a list. Kept out of line so the recursion through
+/// [`value`] and [`list`] uses small stack frames.
+#[inline(never)]
+pub fn scalar(input: &[u8], syntax: Syntax) -> PResult<'_, Value> {
+    match input.first() {
         Some(b'"') => {
             let (rest, s) = super::string::string(input, syntax)?;
             Ok((rest, Value::String(s.into_owned())))
         }
-        Some(b'[') => list(input, syntax, depth),
         Some(b'-' | b'0'..=b'9') => {
             let (rest, n) = super::number::number(input, syntax)?;
             Ok((

@@ -60,7 +60,7 @@ pub enum Item {
 /// use jtoo::{Pair, Value, Time, DateTime};
 /// let p = Pair::new("k".into(), 1.into()).unwrap();
 /// assert_eq!(p.key().as_str(), Some("k"));
-/// let t10 = Value::DateTime(DateTime::from(Time::hour(10).unwrap()));
+/// let t10 = Value::DateTime(DateTime::from(Time::from_hour(10).unwrap()));
 /// assert!(Pair::new(t10, 20.into()).is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
