@@ -183,6 +183,7 @@ fn classify(id: &str) -> Option<Kind> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -173,6 +173,7 @@ fn kill_group(child: &mut std::process::Child) {
 }
 
 #[cfg(all(test, unix))]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -540,6 +540,7 @@ pub fn to_json(results: &[CheckResult], config: &Config) -> Json {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

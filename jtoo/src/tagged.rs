@@ -1,0 +1,404 @@
+//! Tagged JSON: the language-neutral form of a JTOO value used by the
+//! conformance suite (`spec-tests`) and by `jtoo decode` / `jtoo encode`
+//! (feature `json`).
+//!
+//! Unlike [`crate::json`], which maps JTOO to *natural* JSON and loses
+//! types, tagged JSON keeps every JTOO value exactly:
+//!
+//! | JTOO | tagged JSON |
+//! |---|---|
+//! | list | array of its items |
+//! | pair `k:v` (a list item) | `{"key": K, "value": V}` |
+//! | string | `{"type": "string", "value": "…"}` |
+//! | byte string | `{"type": "bytes", "value": "4f4b"}` (lower-case hex) |
+//! | `Y` / `N` | `{"type": "bool", "value": "true"}` / `"false"` |
+//! | integer | `{"type": "integer", "value": "-1000"}` (plain digits, no `_`) |
+//! | decimal | `{"type": "decimal", "value": "1000.5"}` (plain, normalised: `1.0`, never `1.50`) |
+//! | date/time/offset | `{"type": "datetime", "value": "D2023-12-30T01:02:03~08"}` (canonical JTOO text) |
+//! | timestamp | `{"type": "timestamp", "value": "S1_709_528_240.001"}` (canonical JTOO text) |
+//!
+//! Every scalar's `value` is a JSON string, so no JSON number precision is
+//! ever involved.
+//!
+//! ```
+//! use jtoo::tagged::{from_tagged, to_tagged};
+//! let v = jtoo::from_str(r#"["n":1_000,"at":S0,"b":B4f]"#).unwrap();
+//! let t = to_tagged(&v);
+//! assert_eq!(
+//!     t.to_string(),
+//!     r#"[{"key":{"type":"string","value":"n"},"value":{"type":"integer","value":"1000"}},{"key":{"type":"string","value":"at"},"value":{"type":"timestamp","value":"S0"}},{"key":{"type":"string","value":"b"},"value":{"type":"bytes","value":"4f"}}]"#
+//! );
+//! assert_eq!(from_tagged(&t).unwrap(), v);
+//! ```
+
+use crate::parse::{Number, Syntax, number};
+use crate::{DateTime, Item, Pair, Timestamp, Value};
+use serde_json::{Map, Value as Json};
+
+/// How deeply [`from_tagged`] follows nested arrays and pairs before giving up
+/// (the recursion is bounded so that hostile input cannot overflow the stack;
+/// a JTOO document within the default depth limit of 128 needs at most 257).
+pub const MAX_TAGGED_DEPTH: usize = 512;
+
+/// The tagged JSON form of `v`.
+pub fn to_tagged(v: &Value) -> Json {
+    match v {
+        Value::String(s) => scalar("string", s.clone()),
+        Value::Bytes(b) => scalar("bytes", hex(b)),
+        Value::Bool(b) => scalar("bool", if *b { "true" } else { "false" }.to_string()),
+        Value::Integer(i) => scalar("integer", i.to_plain_string()),
+        Value::Decimal(d) => scalar("decimal", d.to_plain_string()),
+        Value::DateTime(d) => scalar("datetime", d.to_string()),
+        Value::Timestamp(t) => scalar("timestamp", t.to_string()),
+        Value::List(items) => Json::Array(items.iter().map(item_to_tagged).collect()),
+    }
+}
+
+fn item_to_tagged(item: &Item) -> Json {
+    match item {
+        Item::Value(v) => to_tagged(v),
+        Item::Pair(p) => {
+            let mut m = Map::new();
+            m.insert("key".to_string(), to_tagged(p.key()));
+            m.insert("value".to_string(), to_tagged(p.value()));
+            Json::Object(m)
+        }
+    }
+}
+
+fn scalar(ty: &str, value: String) -> Json {
+    let mut m = Map::new();
+    m.insert("type".to_string(), Json::String(ty.to_string()));
+    m.insert("value".to_string(), Json::String(value));
+    Json::Object(m)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+/// Reads tagged JSON back into a [`Value`].
+///
+/// Scalars must be in the forms of the table above, except that byte strings
+/// may use upper-case hex. Datetimes and timestamps must be canonical JTOO
+/// text.
+///
+/// # Errors
+///
+/// A message naming the JSON path of the first problem: an unknown `type`, a
+/// malformed scalar, a pair where a value must stand (the document, a key or
+/// a pair's value), a pair whose key has no spelling ("ambiguous key", see
+/// [`Pair::new`]), or nesting deeper than [`MAX_TAGGED_DEPTH`].
+///
+/// ```
+/// use jtoo::tagged::from_tagged;
+/// use serde_json::json;
+/// let v = from_tagged(&json!({"type": "decimal", "value": "1000.5"})).unwrap();
+/// assert_eq!(jtoo::to_string(&v).unwrap(), "1_000.5");
+/// let pair = json!([{"key": {"type": "datetime", "value": "T10:20"}, "value": {"type": "integer", "value": "5"}}]);
+/// assert!(from_tagged(&pair).unwrap_err().contains("ambiguous key"));
+/// ```
+pub fn from_tagged(j: &Json) -> Result<Value, String> {
+    value(j, 0).map_err(|e| e.render())
+}
+
+/// An error and the JSON path to it, collected innermost first while the
+/// recursion unwinds (so that no path is built on the happy path).
+struct Located {
+    rev_path: Vec<String>,
+    message: String,
+}
+
+impl Located {
+    fn new(message: String) -> Located {
+        Located {
+            rev_path: Vec::new(),
+            message,
+        }
+    }
+
+    fn within(mut self, segment: String) -> Located {
+        self.rev_path.push(segment);
+        self
+    }
+
+    fn render(self) -> String {
+        let path: String = self.rev_path.into_iter().rev().collect();
+        format!("${path}: {}", self.message)
+    }
+}
+
+fn value(j: &Json, depth: usize) -> Result<Value, Located> {
+    if depth > MAX_TAGGED_DEPTH {
+        return Err(Located::new("nested too deeply".to_string()));
+    }
+    match j {
+        Json::Array(items) => {
+            let mut list = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let parsed = match item {
+                    Json::Object(m) if m.contains_key("key") => pair(m, depth).map(Item::Pair),
+                    _ => value(item, depth + 1).map(Item::Value),
+                };
+                list.push(parsed.map_err(|e| e.within(format!("[{i}]")))?);
+            }
+            Ok(Value::List(list))
+        }
+        Json::Object(m) if m.contains_key("key") => Err(Located::new(
+            "a pair may only stand as a list item, not as a document, key or value".to_string(),
+        )),
+        Json::Object(m) => {
+            let (Some(Json::String(ty)), Some(Json::String(text)), 2) =
+                (m.get("type"), m.get("value"), m.len())
+            else {
+                return Err(Located::new(
+                    "expected {\"type\": T, \"value\": \"…\"} with string members, a pair or an array"
+                        .to_string(),
+                ));
+            };
+            scalar_from(ty, text)
+                .map_err(|why| Located::new(format!("invalid {ty} {text:?}: {why}")))
+        }
+        other => Err(Located::new(format!(
+            "expected an array or an object, found {}",
+            kind_of(other)
+        ))),
+    }
+}
+
+fn pair(m: &Map<String, Json>, depth: usize) -> Result<Pair, Located> {
+    let (Some(k), Some(v), 2) = (m.get("key"), m.get("value"), m.len()) else {
+        return Err(Located::new(
+            "a pair has exactly the members \"key\" and \"value\"".to_string(),
+        ));
+    };
+    let k = value(k, depth + 1).map_err(|e| e.within(".key".to_string()))?;
+    let v = value(v, depth + 1).map_err(|e| e.within(".value".to_string()))?;
+    Pair::new(k, v).map_err(|e| Located::new(e.to_string()))
+}
+
+fn kind_of(j: &Json) -> &'static str {
+    match j {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
+}
+
+fn scalar_from(ty: &str, text: &str) -> Result<Value, String> {
+    match ty {
+        "string" => Ok(Value::String(text.to_string())),
+        "bytes" => unhex(text).map(Value::Bytes),
+        "bool" => match text {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err("expected \"true\" or \"false\"".to_string()),
+        },
+        "integer" => {
+            if !plain_digits(text, false) {
+                return Err("expected plain decimal digits with an optional `-`".to_string());
+            }
+            match plain_number(text)? {
+                Number::Integer(i) => Ok(Value::Integer(i)),
+                Number::Decimal(_) => Err("not an integer".to_string()),
+            }
+        }
+        "decimal" => {
+            if !plain_digits(text, true) {
+                return Err("expected plain digits, `.`, digits, with an optional `-`".to_string());
+            }
+            match plain_number(text)? {
+                Number::Decimal(d) => Ok(Value::Decimal(d)),
+                Number::Integer(_) => Err("not a decimal".to_string()),
+            }
+        }
+        "datetime" => text
+            .parse::<DateTime>()
+            .map(Value::DateTime)
+            .map_err(|e| e.to_string()),
+        "timestamp" => text
+            .parse::<Timestamp>()
+            .map(Value::Timestamp)
+            .map_err(|e| e.to_string()),
+        _ => Err(
+            "unknown type (expected string, bytes, bool, integer, decimal, datetime or timestamp)"
+                .to_string(),
+        ),
+    }
+}
+
+/// `-?[0-9]+` (integer) or `-?[0-9]+\.[0-9]+` (decimal).
+fn plain_digits(text: &str, decimal: bool) -> bool {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    match (decimal, body.split_once('.')) {
+        (false, None) => all_digits(body),
+        (true, Some((int, frac))) => all_digits(int) && all_digits(frac),
+        _ => false,
+    }
+}
+
+fn plain_number(text: &str) -> Result<Number, String> {
+    let bytes = text.as_bytes();
+    match number::number(bytes, Syntax::Lenient) {
+        Ok(([], n)) => Ok(n),
+        Ok(_) => Err("trailing characters".to_string()),
+        Err(e) => Err(crate::parse::unwrap_nom_err(e, bytes)
+            .into_error(bytes)
+            .message()),
+    }
+}
+
+fn unhex(text: &str) -> Result<Vec<u8>, String> {
+    let digits = text.as_bytes();
+    if digits.len() % 2 != 0 {
+        return Err("an odd number of hex digits".to_string());
+    }
+    let nibble = |c: u8| match c {
+        b'0'..=b'9' => Ok(c - b'0'),
+        b'a'..=b'f' => Ok(c - b'a' + 10),
+        b'A'..=b'F' => Ok(c - b'A' + 10),
+        _ => Err(format!("{:?} is not a hex digit", char::from(c))),
+    };
+    digits
+        .chunks_exact(2)
+        .map(|p| Ok(nibble(p[0])? << 4 | nibble(p[1])?))
+        .collect()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn round_trip(doc: &str) {
+        let v = crate::from_str(doc).unwrap();
+        let t = to_tagged(&v);
+        let back = from_tagged(&t).unwrap();
+        assert_eq!(back, v, "{doc}");
+        assert_eq!(crate::to_string(&back).unwrap(), doc);
+    }
+
+    #[test]
+    fn every_type_round_trips() {
+        for doc in [
+            r#"["msg":"你好"]"#,
+            r#""She typed \22ok\22.""#,
+            "B",
+            "B00ff",
+            "[Y,N]",
+            "-1_000",
+            "340_282_366_920_938_463_463_374_607_431_768_211_455",
+            "0.000_1",
+            "1_000.5",
+            "D2023-12-30T01:02:03~08",
+            "T10:20:30.400_500",
+            "S-1.500",
+            "S1_709_528_240.000_000_001",
+            "[[],[1:[2:3]],[T10:20:30:5]]",
+        ] {
+            round_trip(doc);
+        }
+    }
+
+    #[test]
+    fn scalar_forms() {
+        let v = crate::from_str("[1_000,1.0,B4F]").err();
+        assert!(v.is_some(), "upper-case bytes are not strict");
+        let v = crate::from_str("[1_000,1.0,B4f,Y]").unwrap();
+        assert_eq!(
+            to_tagged(&v),
+            json!([
+                {"type": "integer", "value": "1000"},
+                {"type": "decimal", "value": "1.0"},
+                {"type": "bytes", "value": "4f"},
+                {"type": "bool", "value": "true"},
+            ])
+        );
+        // Upper-case hex is read.
+        assert_eq!(
+            from_tagged(&json!({"type": "bytes", "value": "4F"})).unwrap(),
+            Value::Bytes(vec![0x4f])
+        );
+    }
+
+    #[test]
+    fn errors_name_the_path() {
+        let cases = [
+            (json!({"type": "float", "value": "1"}), "$: invalid float"),
+            (
+                json!({"type": "integer", "value": "1_000"}),
+                "$: invalid integer",
+            ),
+            (json!({"type": "integer", "value": 1}), "$: expected"),
+            (
+                json!({"type": "integer", "value": "1.5"}),
+                "$: invalid integer",
+            ),
+            (
+                json!({"type": "decimal", "value": "1e3"}),
+                "$: invalid decimal",
+            ),
+            (
+                json!({"type": "decimal", "value": "1"}),
+                "$: invalid decimal",
+            ),
+            (json!({"type": "bool", "value": "yes"}), "$: invalid bool"),
+            (json!({"type": "bytes", "value": "abc"}), "$: invalid bytes"),
+            (
+                json!({"type": "datetime", "value": "D2023-02-30"}),
+                "$: invalid datetime",
+            ),
+            (
+                json!({"type": "timestamp", "value": "S-0"}),
+                "$: invalid timestamp",
+            ),
+            (json!({"type": "string"}), "$: expected"),
+            (json!(null), "found null"),
+            (
+                json!([1]),
+                "$[0]: expected an array or an object, found a number",
+            ),
+            (
+                json!({"key": {"type": "string", "value": "a"}, "value": {"type": "string", "value": "b"}}),
+                "may only stand as a list item",
+            ),
+            (
+                json!([{"key": {"type": "datetime", "value": "T10"}, "value": []}]),
+                "$[0]: ambiguous key",
+            ),
+            (
+                json!([{"key": {"type": "string", "value": "a"}}]),
+                "$[0]: a pair has exactly",
+            ),
+        ];
+        for (j, want) in cases {
+            let err = from_tagged(&j).unwrap_err();
+            assert!(err.contains(want), "{j}: {err}");
+        }
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let mut j = json!([]);
+        for _ in 0..MAX_TAGGED_DEPTH + 5 {
+            j = Json::Array(vec![j]);
+        }
+        assert!(from_tagged(&j).unwrap_err().contains("nested too deeply"));
+        // Dropping a deep serde_json value is recursive too; unwind it by hand.
+        let mut j = j;
+        while let Json::Array(mut v) = j {
+            j = v.pop().unwrap_or(Json::Null);
+        }
+    }
+}
