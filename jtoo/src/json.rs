@@ -1,0 +1,502 @@
+//! JSON ⇄ JTOO conversion of arbitrary values (feature `json`).
+//!
+//! **JSON to JTOO** ([`from_json`]):
+//!
+//! | JSON | JTOO |
+//! |---|---|
+//! | object | list of pairs with string keys, in order (`{}` → `[]`) |
+//! | array | list |
+//! | string | string |
+//! | `true` / `false` | `Y` / `N` |
+//! | number without fraction or exponent | integer (exact; beyond 128 bits is an error) |
+//! | any other number | decimal with its exact value: `1e5` → `100_000.0`, `1.50` → `1.5` |
+//! | `null` as an object member's value | the member is left out |
+//! | any other `null` | an error (see [`NullPolicy`]) |
+//!
+//! `-0` and `-0.0` become `0` and `0.0` (JTOO has no negative zero). A number
+//! whose value is outside [`Decimal`]'s range (more than 39 significant
+//! digits, an exponent beyond ±65 535) is an error, found without
+//! allocating in proportion to its exponent (`1e999999999` fails at once).
+//!
+//! **JTOO to JSON** ([`to_json`]):
+//!
+//! | JTOO | JSON |
+//! |---|---|
+//! | `Y` / `N` | `true` / `false` |
+//! | non-empty list whose items are all pairs | object, in order |
+//! | `[]` | `[]` (an empty list is an empty array, never `{}`) |
+//! | any other list | array; a pair inside it becomes a one-member object |
+//! | string | string |
+//! | byte string | lower-case hex string (`B4f4b` → `"4f4b"`) |
+//! | integer, decimal | number with the exact digits (`1_000.5` → `1000.5`, `1.0` → `1.0`) |
+//! | date, time, timestamp | string with the JTOO text (`"D2023-12-08"`) |
+//!
+//! An object key is the pair key's string; a key that is not a string becomes
+//! its canonical JTOO text (`[1:"a"]` → `{"1":"a"}`, `[D2023:5]` →
+//! `{"D2023":5}`). When two pairs have the same key, the object keeps the
+//! first one's position and the last one's value, as JSON parsers do.
+//!
+//! So JSON → JTOO → JSON gives back the same JSON except for `{}` (which
+//! returns as `[]`), null members (gone), and numbers (same value, written
+//! without exponent or trailing fraction zeros).
+//!
+//! ```
+//! use jtoo::json::{from_json, to_json};
+//! let json: serde_json::Value =
+//!     serde_json::from_str(r#"{"command":"term:setstyle","data":{"color":31,"bold":true,"x":null,"w":1.50}}"#).unwrap();
+//! let v = from_json(&json).unwrap();
+//! assert_eq!(jtoo::to_string(&v).unwrap(), r#"["command":"term:setstyle","data":["color":31,"bold":Y,"w":1.5]]"#);
+//! assert_eq!(to_json(&v).to_string(), r#"{"command":"term:setstyle","data":{"color":31,"bold":true,"w":1.5}}"#);
+//! ```
+
+use crate::error::{Error, ErrorKind};
+use crate::types::{Decimal, Integer};
+use crate::value::{Item, Pair, Value};
+use serde_json::{Map, Number, Value as Json};
+
+/// What [`from_json_with`] does with JSON `null`, which has no JTOO form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum NullPolicy {
+    /// An object member whose value is `null` is left out; any other `null`
+    /// (in an array, or the whole document) is an error. The default.
+    #[default]
+    OmitMembers,
+    /// Every `null` is an error.
+    Error,
+}
+
+/// Options of [`from_json_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FromJsonOptions {
+    null: NullPolicy,
+    max_depth: usize,
+}
+
+impl Default for FromJsonOptions {
+    fn default() -> FromJsonOptions {
+        FromJsonOptions {
+            null: NullPolicy::OmitMembers,
+            max_depth: 128,
+        }
+    }
+}
+
+impl FromJsonOptions {
+    /// The defaults: [`NullPolicy::OmitMembers`], depth limit 128.
+    pub fn new() -> FromJsonOptions {
+        FromJsonOptions::default()
+    }
+
+    /// Sets the null policy.
+    #[must_use]
+    pub fn with_null_policy(mut self, null: NullPolicy) -> FromJsonOptions {
+        self.null = null;
+        self
+    }
+
+    /// Sets how deeply arrays and objects may nest (default 128, as the
+    /// JTOO parser).
+    #[must_use]
+    pub fn with_max_depth(mut self, max_depth: usize) -> FromJsonOptions {
+        self.max_depth = max_depth;
+        self
+    }
+}
+
+fn null_error() -> Error {
+    Error::new(ErrorKind::Unencodable("JSON null has no JTOO form"))
+}
+
+fn out_of_range(why: &'static str) -> Error {
+    Error::new(ErrorKind::NumberOutOfRange(why))
+}
+
+/// Converts a JSON value to JTOO with the default options.
+///
+/// # Errors
+/// A `null` outside an object member, a number out of range, or nesting
+/// deeper than 128.
+///
+/// ```
+/// let json: serde_json::Value = serde_json::from_str(r#"[1e5, -0, 12345678901234567890123]"#).unwrap();
+/// let v = jtoo::json::from_json(&json).unwrap();
+/// assert_eq!(v.to_string(), "[100_000.0,0,12_345_678_901_234_567_890_123]");
+/// assert!(jtoo::json::from_json(&serde_json::json!([null])).is_err());
+/// ```
+pub fn from_json(json: &Json) -> Result<Value, Error> {
+    from_json_with(json, &FromJsonOptions::default())
+}
+
+/// Converts a JSON value to JTOO.
+///
+/// # Errors
+/// As [`from_json`], following `options`.
+pub fn from_json_with(json: &Json, options: &FromJsonOptions) -> Result<Value, Error> {
+    convert(json, options, options.max_depth)
+}
+
+fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value, Error> {
+    Ok(match json {
+        Json::Null => return Err(null_error()),
+        Json::Bool(b) => Value::Bool(*b),
+        Json::Number(n) => number_from_json(n)?,
+        Json::String(s) => Value::String(s.clone()),
+        Json::Array(items) => {
+            let depth = depth
+                .checked_sub(1)
+                .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded))?;
+            let mut list = Vec::with_capacity(items.len());
+            for item in items {
+                list.push(Item::Value(convert(item, options, depth)?));
+            }
+            Value::List(list)
+        }
+        Json::Object(members) => {
+            let depth = depth
+                .checked_sub(1)
+                .ok_or_else(|| Error::new(ErrorKind::DepthLimitExceeded))?;
+            let mut list = Vec::with_capacity(members.len());
+            for (k, v) in members {
+                if v.is_null() && options.null == NullPolicy::OmitMembers {
+                    continue;
+                }
+                list.push(Item::Pair(Pair::with_str_key(
+                    k.as_str(),
+                    convert(v, options, depth)?,
+                )));
+            }
+            Value::List(list)
+        }
+    })
+}
+
+/// Converts a JSON number to an integer (no fraction, no exponent) or a
+/// decimal (anything else), exactly.
+///
+/// # Errors
+/// [`ErrorKind::NumberOutOfRange`] for an integer beyond 128 bits or a
+/// decimal beyond [`Decimal`]'s range.
+///
+/// ```
+/// use serde_json::Number;
+/// let n: Number = serde_json::from_str("-1.250e2").unwrap();
+/// assert_eq!(jtoo::json::number_from_json(&n).unwrap().to_string(), "-125.0");
+/// let n: Number = serde_json::from_str("1e999999999").unwrap();
+/// assert!(jtoo::json::number_from_json(&n).is_err());
+/// ```
+pub fn number_from_json(n: &Number) -> Result<Value, Error> {
+    number_from_text(n.as_str())
+}
+
+/// Parses JSON number text (`-?int(.frac)?([eE][+-]?exp)?`).
+fn number_from_text(text: &str) -> Result<Value, Error> {
+    let bad = || Error::new(ErrorKind::InvalidDecimal("not a JSON number"));
+    let bytes = text.as_bytes();
+    let (negative, rest) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, bytes),
+    };
+    let int_len = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (int, rest) = rest.split_at(int_len);
+    if int.is_empty() {
+        return Err(bad());
+    }
+    let (frac, rest) = match rest.split_first() {
+        Some((b'.', r)) => {
+            let n = r.iter().take_while(|b| b.is_ascii_digit()).count();
+            if n == 0 {
+                return Err(bad());
+            }
+            r.split_at(n)
+        }
+        _ => (&[][..], rest),
+    };
+    let (has_exp, exp) = match rest.split_first() {
+        Some((b'e' | b'E', r)) => (true, parse_exponent(r)?),
+        None => (false, ExpValue::Finite(0)),
+        Some(_) => return Err(bad()),
+    };
+    if frac.is_empty() && !has_exp {
+        let magnitude =
+            digits_u128(int).ok_or_else(|| out_of_range("JSON integer beyond 128 bits"))?;
+        return Ok(Value::Integer(Integer::new(negative, magnitude)));
+    }
+    // Significant digits: int ++ frac, without leading and trailing zeros.
+    let all = || int.iter().chain(frac.iter()).copied();
+    let total_len = int.len() + frac.len();
+    let leading = all().take_while(|&d| d == b'0').count();
+    if leading == total_len {
+        return Ok(Value::Decimal(Decimal::ZERO));
+    }
+    let trailing = all().rev().take_while(|&d| d == b'0').count();
+    let significant = total_len - leading - trailing;
+    let exp = match exp {
+        ExpValue::Finite(e) => e,
+        ExpValue::Huge => return Err(out_of_range("decimal exponent out of range")),
+    };
+    // value = significant digits × 10^(exp + trailing zeros − fraction digits)
+    let trailing = i64::try_from(trailing).map_err(|_| bad())?;
+    let frac_len = i64::try_from(frac.len()).map_err(|_| bad())?;
+    let exponent = exp
+        .checked_add(trailing)
+        .and_then(|e| e.checked_sub(frac_len))
+        .ok_or_else(|| out_of_range("decimal exponent out of range"))?;
+    let too_many =
+        || out_of_range("decimal has more significant digits than a 128-bit coefficient holds");
+    if significant > 39 {
+        return Err(too_many());
+    }
+    let coefficient = all()
+        .skip(leading)
+        .take(significant)
+        .try_fold(0u128, |acc, d| {
+            acc.checked_mul(10)?.checked_add(u128::from(d - b'0'))
+        })
+        .ok_or_else(too_many)?;
+    Decimal::from_scientific(negative, coefficient, exponent).map(Value::Decimal)
+}
+
+enum ExpValue {
+    Finite(i64),
+    Huge,
+}
+
+fn parse_exponent(r: &[u8]) -> Result<ExpValue, Error> {
+    let bad = || Error::new(ErrorKind::InvalidDecimal("not a JSON number"));
+    let (neg, digits) = match r.split_first() {
+        Some((b'-', d)) => (true, d),
+        Some((b'+', d)) => (false, d),
+        _ => (false, r),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Err(bad());
+    }
+    let mut e = 0i64;
+    for &d in digits {
+        match e
+            .checked_mul(10)
+            .and_then(|e| e.checked_add(i64::from(d - b'0')))
+        {
+            // Anything past ±10^15 is out of every range; stop counting.
+            Some(v) if v < 1_000_000_000_000_000 => e = v,
+            _ => return Ok(ExpValue::Huge),
+        }
+    }
+    Ok(ExpValue::Finite(if neg { -e } else { e }))
+}
+
+fn digits_u128(digits: &[u8]) -> Option<u128> {
+    digits.iter().try_fold(0u128, |acc, &d| {
+        acc.checked_mul(10)?.checked_add(u128::from(d - b'0'))
+    })
+}
+
+/// Converts a JTOO value to JSON (see the module docs for the mapping).
+///
+/// ```
+/// let v = jtoo::from_str(r#"[["a":B4f4b,"b":D2023-12-08],[],[1,"k":1_000.5]]"#).unwrap();
+/// assert_eq!(
+///     jtoo::json::to_json(&v).to_string(),
+///     r#"[{"a":"4f4b","b":"D2023-12-08"},[],[1,{"k":1000.5}]]"#
+/// );
+/// ```
+pub fn to_json(value: &Value) -> Json {
+    match value {
+        Value::String(s) => Json::String(s.clone()),
+        Value::Bytes(b) => Json::String(hex(b)),
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Integer(i) => number_or_string(i.to_plain_string()),
+        Value::Decimal(d) => number_or_string(d.to_plain_string()),
+        Value::DateTime(d) => Json::String(d.to_string()),
+        Value::Timestamp(t) => Json::String(t.to_string()),
+        Value::List(items) => {
+            if !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_))) {
+                let mut map = Map::with_capacity(items.len());
+                for item in items {
+                    if let Item::Pair(p) = item {
+                        map.insert(key_text(p.key()), to_json(p.value()));
+                    }
+                }
+                Json::Object(map)
+            } else {
+                Json::Array(
+                    items
+                        .iter()
+                        .map(|item| match item {
+                            Item::Value(v) => to_json(v),
+                            Item::Pair(p) => {
+                                let mut map = Map::with_capacity(1);
+                                map.insert(key_text(p.key()), to_json(p.value()));
+                                Json::Object(map)
+                            }
+                        })
+                        .collect(),
+                )
+            }
+        }
+    }
+}
+
+/// The JSON object key of a pair key: a string as is, anything else as its
+/// canonical JTOO text.
+fn key_text(key: &Value) -> String {
+    match key {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn number_or_string(text: String) -> Json {
+    match serde_json::from_str::<Number>(&text) {
+        Ok(n) => Json::Number(n),
+        // Unreachable for the plain digits of integers and decimals.
+        Err(_) => Json::String(text),
+    }
+}
+
+/// Lower-case hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(char::from(HEX[usize::from(b >> 4)]));
+        s.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    s
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn j2t(json: &str) -> Result<String, Error> {
+        let v: Json = serde_json::from_str(json).unwrap();
+        from_json(&v).map(|v| crate::to_string(&v).unwrap())
+    }
+
+    fn t2j(jtoo: &str) -> String {
+        to_json(&crate::from_str(jtoo).unwrap()).to_string()
+    }
+
+    #[test]
+    fn numbers_are_exact() {
+        for (json, jtoo) in [
+            ("0", "0"),
+            ("-0", "0"),
+            ("-0.0", "0.0"),
+            ("0e10", "0.0"),
+            ("1e5", "100_000.0"),
+            ("1E+5", "100_000.0"),
+            ("1.50", "1.5"),
+            ("1.5e3", "1_500.0"),
+            ("-1.250e2", "-125.0"),
+            ("12.5e-3", "0.012_5"),
+            ("1e-3", "0.001"),
+            ("1000", "1_000"),
+            ("-1234567", "-1_234_567"),
+            (
+                "340282366920938463463374607431768211455",
+                "340_282_366_920_938_463_463_374_607_431_768_211_455",
+            ),
+            (
+                "-340282366920938463463374607431768211455",
+                "-340_282_366_920_938_463_463_374_607_431_768_211_455",
+            ),
+            ("1.000000000000000000000000000000000000000000000000", "1.0"),
+            ("0.000001", "0.000_001"),
+            ("12e-7", "0.000_001_2"),
+            ("100e-2", "1.0"),
+            ("0.1", "0.1"),
+        ] {
+            assert_eq!(j2t(json).unwrap(), jtoo, "{json}");
+        }
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_errors() {
+        for json in [
+            "340282366920938463463374607431768211456",
+            "1e999999999",
+            "1e-999999999",
+            "1e99999999999999999999999999",
+            "1e70000",
+            "-1.5e65537",
+            "1234567890123456789012345678901234567890.5",
+        ] {
+            let e = j2t(json).unwrap_err();
+            assert!(
+                matches!(e.kind(), ErrorKind::NumberOutOfRange(_)),
+                "{json}: {e}"
+            );
+        }
+        // Large exponents within the Decimal range are fine.
+        assert!(j2t("1e39").is_ok());
+        assert!(j2t("1e-65535").is_ok());
+    }
+
+    #[test]
+    fn nulls() {
+        assert_eq!(j2t(r#"{"a":null,"b":1}"#).unwrap(), r#"["b":1]"#);
+        assert!(j2t("null").is_err());
+        assert!(j2t("[1,null]").is_err());
+        let v: Json = serde_json::from_str(r#"{"a":null}"#).unwrap();
+        let strict = FromJsonOptions::new().with_null_policy(NullPolicy::Error);
+        assert!(from_json_with(&v, &strict).is_err());
+        assert_eq!(
+            from_json(&v).unwrap().to_string(),
+            "[]",
+            "an object of only null members is the empty list"
+        );
+    }
+
+    #[test]
+    fn structure_and_order() {
+        assert_eq!(
+            j2t(r#"{"z":1,"a":[true,false,"s\u0007"],"m":{}}"#).unwrap(),
+            r#"["z":1,"a":[Y,N,"s\07"],"m":[]]"#
+        );
+    }
+
+    #[test]
+    fn depth_limit() {
+        let mut v = Json::Array(vec![]);
+        for _ in 0..200 {
+            v = Json::Array(vec![v]);
+        }
+        let e = from_json(&v).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::DepthLimitExceeded);
+    }
+
+    #[test]
+    fn to_json_mapping() {
+        assert_eq!(t2j("[]"), "[]");
+        assert_eq!(t2j(r#"["a":1,"b":Y]"#), r#"{"a":1,"b":true}"#);
+        assert_eq!(t2j(r#"[1:"a",D2023:5]"#), r#"{"1":"a","D2023":5}"#);
+        assert_eq!(t2j(r#"["a":1,"a":2]"#), r#"{"a":2}"#);
+        assert_eq!(t2j(r#"[1,"k":2]"#), r#"[1,{"k":2}]"#);
+        assert_eq!(t2j("B00ff"), r#""00ff""#);
+        assert_eq!(t2j("1_000.5"), "1000.5");
+        assert_eq!(t2j("-0.000_1"), "-0.0001");
+        assert_eq!(t2j("1.0"), "1.0");
+        assert_eq!(t2j("T10:20:30Z"), r#""T10:20:30Z""#);
+        assert_eq!(t2j("S1_709_528_240.001"), r#""S1_709_528_240.001""#);
+        assert_eq!(
+            t2j("340_282_366_920_938_463_463_374_607_431_768_211_455"),
+            "340282366920938463463374607431768211455"
+        );
+    }
+
+    #[test]
+    fn round_trip_json() {
+        for json in [
+            r##"{"command":"term:setstyle","data":{"color":31,"bgcolor":"#aaaaaa","bold":true}}"##,
+            r#"[1,2.5,"x",[],{"a":[1,{"b":false}]}]"#,
+            r#""你好""#,
+        ] {
+            let v: Json = serde_json::from_str(json).unwrap();
+            assert_eq!(to_json(&from_json(&v).unwrap()), v, "{json}");
+        }
+    }
+}
