@@ -220,30 +220,43 @@ fn window(line: &str, caret: usize) -> (String, usize) {
     (text, caret_out)
 }
 
-/// East Asian wide and fullwidth characters and emoji: two terminal columns
-/// (a close approximation of Unicode's `EastAsianWidth` W/F classes).
+/// East Asian wide and fullwidth characters and emoji, which take two
+/// terminal columns: a close approximation of Unicode's `EastAsianWidth`
+/// W and F classes, as sorted, disjoint inclusive ranges.
+const WIDE: [(u32, u32); 15] = [
+    (0x1100, 0x115F),
+    (0x2E80, 0x303E),
+    (0x3041, 0x33FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xA000, 0xA4CF),
+    (0xAC00, 0xD7A3),
+    (0xF900, 0xFAFF),
+    (0xFE30, 0xFE4F),
+    (0xFF00, 0xFF60),
+    (0xFFE0, 0xFFE6),
+    (0x1F300, 0x1F64F),
+    (0x1F900, 0x1F9FF),
+    (0x20000, 0x2FFFD),
+    (0x30000, 0x3FFFD),
+];
+
 fn is_wide(c: char) -> bool {
-    matches!(c as u32,
-        0x1100..=0x115F
-        | 0x2E80..=0x303E
-        | 0x3041..=0x33FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3
-        | 0xF900..=0xFAFF
-        | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6
-        | 0x1F300..=0x1F64F
-        | 0x1F900..=0x1F9FF
-        | 0x20000..=0x2FFFD
-        | 0x30000..=0x3FFFD)
+    let c = c as u32;
+    let i = WIDE.partition_point(|&(_, hi)| hi < c);
+    WIDE.get(i).is_some_and(|&(lo, _)| lo <= c)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_characters() {
+        assert!(WIDE.windows(2).all(|w| w[0].1 < w[1].0));
+        assert!(is_wide('你') && is_wide('😀') && is_wide('\u{1100}') && is_wide('\u{3fffd}'));
+        assert!(!is_wide('a') && !is_wide('é') && !is_wide('\u{10ff}') && !is_wide('\u{1160}'));
+    }
 
     #[test]
     fn window_keeps_short_lines_whole() {

@@ -16,21 +16,16 @@ use jtoo::{Error, Value};
 /// let err = opts.from_str("[ [ [1] ] ]").unwrap_err();
 /// assert_eq!(err.kind(), jtoo::ErrorKind::DepthLimitExceeded);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    max_depth: usize,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options::new()
-    }
+    /// The settings the two grammars share (today: the depth limit).
+    shared: jtoo::Options,
 }
 
 impl From<jtoo::Options> for Options {
-    /// The same depth limit as the strict options.
-    fn from(strict: jtoo::Options) -> Options {
-        Options::new().with_max_depth(strict.max_depth())
+    /// HTOO options with the strict options' depth limit.
+    fn from(shared: jtoo::Options) -> Options {
+        Options { shared }
     }
 }
 
@@ -41,33 +36,32 @@ impl Options {
     /// Default options (depth limit 128).
     pub const fn new() -> Options {
         Options {
-            max_depth: Self::DEFAULT_MAX_DEPTH,
+            shared: jtoo::Options::new(),
         }
     }
 
-    /// Sets how deeply lists may nest (`[]` is depth 1). Deeper input is an
-    /// error, never a stack overflow; keep this modest (the parser recurses
-    /// once per level).
-    pub const fn with_max_depth(mut self, max_depth: usize) -> Options {
-        self.max_depth = max_depth;
-        self
+    /// Sets how deeply lists may nest, as [`jtoo::Options::with_max_depth`].
+    pub const fn with_max_depth(self, max_depth: usize) -> Options {
+        Options {
+            shared: self.shared.with_max_depth(max_depth),
+        }
     }
 
     /// The nesting limit.
     pub const fn max_depth(&self) -> usize {
-        self.max_depth
+        self.shared.max_depth()
     }
 
-    /// Parses one HTOO document from bytes.
+    /// Parses one HTOO document from bytes: jtoo's grammar, lenient.
     ///
     /// # Errors
     /// Anything outside strict JTOO and the HTOO relaxations, with its
     /// position (render it with [`crate::render_diagnostic`]).
     pub fn from_slice(&self, input: &[u8]) -> Result<Value, Error> {
-        parse::document(input, Syntax::Lenient, self.max_depth)
+        parse::document(input, Syntax::Lenient, self.max_depth())
     }
 
-    /// Parses one HTOO document from text.
+    /// Parses one HTOO document from text; see [`Options::from_slice`].
     ///
     /// # Errors
     /// As [`Options::from_slice`].
