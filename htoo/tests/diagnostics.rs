@@ -91,6 +91,19 @@ fn unclosed_list_points_at_its_start() {
 }
 
 #[test]
+fn ambiguous_key_points_at_the_colon() {
+    assert_eq!(
+        render(b"[T10 :20]"),
+        "error: ambiguous key: a time of hour or minute precision without an offset cannot be a pair key
+ --> config.htoo:1:6
+  |
+1 | [T10 :20]
+  |      ^
+"
+    );
+}
+
+#[test]
 fn tabs_keep_the_caret_aligned() {
     assert_eq!(
         render(b"[\n\t\t1 2]"),
