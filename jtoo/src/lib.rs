@@ -1,7 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 pub mod encode;
 mod error;
 #[cfg(feature = "json")]

@@ -53,10 +53,14 @@ pub fn byte_string(input: &[u8], syntax: Syntax) -> PResult<'_, Vec<u8>> {
     let strict = !syntax.is_lenient();
     let upper = |b: &u8| strict && HEX[usize::from(*b)] == 0xfe;
     match rest {
-        [a, ..] if upper(a) => fail(rest, ErrorKind::InvalidBytes("hex digits must be lower case")),
-        [a, b, ..] if hex(*a, syntax) <= 15 && upper(b) => {
-            fail(&rest[1..], ErrorKind::InvalidBytes("hex digits must be lower case"))
-        }
+        [a, ..] if upper(a) => fail(
+            rest,
+            ErrorKind::InvalidBytes("hex digits must be lower case"),
+        ),
+        [a, b, ..] if hex(*a, syntax) <= 15 && upper(b) => fail(
+            &rest[1..],
+            ErrorKind::InvalidBytes("hex digits must be lower case"),
+        ),
         [a, ..] if hex(*a, syntax) <= 15 && at_delimiter(&rest[1..], syntax) => {
             fail(rest, ErrorKind::InvalidBytes("odd number of hex digits"))
         }
@@ -78,7 +82,15 @@ mod tests {
 
     #[test]
     fn rejections() {
-        for bad in [&b"B4"[..], b"B4f4", b"B 4f", b"B4f 4b", b"B4g", b"B4F", b"Bx"] {
+        for bad in [
+            &b"B4"[..],
+            b"B4f4",
+            b"B 4f",
+            b"B4f 4b",
+            b"B4g",
+            b"B4F",
+            b"Bx",
+        ] {
             let r = byte_string(bad, Syntax::Strict);
             assert!(r.is_err(), "{}", String::from_utf8_lossy(bad));
         }

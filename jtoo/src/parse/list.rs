@@ -16,8 +16,20 @@ use crate::value::{Item, Pair, Value};
 /// assert!(value(b"[[1]]", Syntax::Strict, 1).is_err());
 /// ```
 pub fn value(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, Value> {
+    value_in(input, syntax, depth, &mut Vec::new())
+}
+
+/// [`value`] with a caller-provided scratch stack for list items (see
+/// [`list_in`]); reuse one across a whole document.
+#[inline]
+pub fn value_in<'a>(
+    input: &'a [u8],
+    syntax: Syntax,
+    depth: usize,
+    scratch: &mut Vec<Item>,
+) -> PResult<'a, Value> {
     match input.first() {
-        Some(b'[') => list(input, syntax, depth),
+        Some(b'[') => list_in(input, syntax, depth, scratch),
         _ => scalar(input, syntax),
     }
 }
@@ -26,6 +38,11 @@ pub fn value(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, Value> {
 /// [`value`] and [`list`] uses small stack frames.
 #[inline(never)]
 pub fn scalar(input: &[u8], syntax: Syntax) -> PResult<'_, Value> {
+    scalar_inline(input, syntax)
+}
+
+#[inline(always)]
+fn scalar_inline(input: &[u8], syntax: Syntax) -> PResult<'_, Value> {
     match input.first() {
         Some(b'"') => {
             let (rest, s) = super::string::string(input, syntax)?;
@@ -62,29 +79,47 @@ pub fn scalar(input: &[u8], syntax: Syntax) -> PResult<'_, Value> {
 
 /// Parses a list starting at its `[`.
 pub fn list(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, Value> {
+    list_in(input, syntax, depth, &mut Vec::new())
+}
+
+/// Parses a list starting at its `[`, collecting items on `scratch` (shared
+/// by all open lists) so each list is allocated once, at its exact size,
+/// when its `]` is reached: no regrowth, no over-allocation.
+pub fn list_in<'a>(
+    input: &'a [u8],
+    syntax: Syntax,
+    depth: usize,
+    scratch: &mut Vec<Item>,
+) -> PResult<'a, Value> {
     if depth == 0 {
         return fail(input, ErrorKind::DepthLimitExceeded);
     }
     let depth = depth - 1;
     let (mut rest, ()) = ws::skip(&input[1..], syntax)?;
-    let mut items = Vec::new();
     if let Some(b']') = rest.first() {
-        return Ok((&rest[1..], Value::List(items)));
+        return Ok((&rest[1..], Value::List(Vec::new())));
     }
+    let base = scratch.len();
+    let done = |scratch: &mut Vec<Item>| Value::List(scratch.split_off(base));
     loop {
-        // An item.
-        let (r, first) = item_value(rest, input, syntax, depth)?;
+        // An item: its first value goes straight onto the scratch stack.
+        let r = push_item_value(rest, input, syntax, depth, scratch)?;
         let (r, ()) = ws::skip(r, syntax)?;
         let r = if let Some(b':') = r.first() {
+            let Some(Item::Value(first)) = scratch.pop() else {
+                return fail(r, ErrorKind::ExpectedValue);
+            };
             if first.is_ambiguous_key() {
                 return fail(r, ErrorKind::AmbiguousKey);
             }
             let (r, ()) = ws::skip(&r[1..], syntax)?;
-            let (r, second) = item_value(r, input, syntax, depth)?;
-            items.push(Item::Pair(Pair::new_unchecked(first, second)));
+            let r = push_item_value(r, input, syntax, depth, scratch)?;
+            let Some(Item::Value(second)) = scratch.pop() else {
+                return fail(r, ErrorKind::ExpectedValue);
+            };
+            scratch.push(Item::Pair(Pair::new_unchecked(first, second)));
             ws::skip(r, syntax)?.0
         } else {
-            items.push(Item::Value(first));
             r
         };
         // `,` or `]`.
@@ -93,25 +128,49 @@ pub fn list(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, Value> {
                 let (r, ()) = ws::skip(&r[1..], syntax)?;
                 if let Some(b']') = r.first() {
                     if syntax.is_lenient() {
-                        return Ok((&r[1..], Value::List(items)));
+                        return Ok((&r[1..], done(scratch)));
                     }
                     return fail(r, ErrorKind::ExpectedValue);
                 }
                 rest = r;
             }
-            Some(b']') => return Ok((&r[1..], Value::List(items))),
+            Some(b']') => return Ok((&r[1..], done(scratch))),
             None => return fail(input, ErrorKind::UnclosedList),
             Some(_) => return fail(r, ErrorKind::ExpectedCommaOrEnd),
         }
     }
 }
 
-/// A value inside the list that starts at `list_start`: the end of input here
-/// reports the unclosed list where it began.
+/// Parses a value inside the list that starts at `list_start` and pushes it
+/// onto `scratch` as an [`Item::Value`]; returns the rest of the input. The end
+/// of input here reports the unclosed list where it began. Scalars are built
+/// in place rather than returned through a large `Result`.
 #[inline]
-fn item_value<'a>(input: &'a [u8], list_start: &'a [u8], syntax: Syntax, depth: usize) -> PResult<'a, Value> {
-    if input.is_empty() {
-        return fail(list_start, ErrorKind::UnclosedList);
+fn push_item_value<'a>(
+    input: &'a [u8],
+    list_start: &'a [u8],
+    syntax: Syntax,
+    depth: usize,
+    scratch: &mut Vec<Item>,
+) -> Result<&'a [u8], nom::Err<super::ParseError>> {
+    match input.first() {
+        None => fail(list_start, ErrorKind::UnclosedList).map(|(r, ())| r),
+        Some(b'[') => {
+            let (r, v) = list_in(input, syntax, depth, scratch)?;
+            scratch.push(Item::Value(v));
+            Ok(r)
+        }
+        Some(_) => push_scalar(input, syntax, scratch),
     }
-    value(input, syntax, depth)
+}
+
+#[inline(never)]
+fn push_scalar<'a>(
+    input: &'a [u8],
+    syntax: Syntax,
+    scratch: &mut Vec<Item>,
+) -> Result<&'a [u8], nom::Err<super::ParseError>> {
+    let (rest, v) = scalar_inline(input, syntax)?;
+    scratch.push(Item::Value(v));
+    Ok(rest)
 }

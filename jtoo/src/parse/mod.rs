@@ -153,7 +153,8 @@ pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate:
         if rest.is_empty() {
             return fail(rest, ErrorKind::ExpectedValue);
         }
-        let (rest, v) = list::value(rest, syntax, max_depth)?;
+        let mut scratch = Vec::new();
+        let (rest, v) = list::value_in(rest, syntax, max_depth, &mut scratch)?;
         let (rest, ()) = ws::skip(rest, syntax)?;
         if !rest.is_empty() {
             if v.is_ambiguous_key() && rest[0] == b':' {
@@ -177,7 +178,9 @@ pub(crate) fn strict_all<'a, T>(
 ) -> Result<T, Error> {
     match production(input, Syntax::Strict) {
         Ok((rest, v)) if rest.is_empty() => Ok(v),
-        Ok((rest, _)) => Err(ParseError::new(rest, ErrorKind::TrailingCharacters).into_error(input)),
+        Ok((rest, _)) => {
+            Err(ParseError::new(rest, ErrorKind::TrailingCharacters).into_error(input))
+        }
         Err(e) => Err(unwrap_nom_err(e, input).into_error(input)),
     }
 }

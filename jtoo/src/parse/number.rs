@@ -44,10 +44,16 @@ pub fn number(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
             return fail(rest, ErrorKind::InvalidInteger("exponents are not allowed"));
         }
         let Some(int) = acc.to_u128() else {
-            return fail(input, ErrorKind::NumberOutOfRange("integer beyond 128 bits"));
+            return fail(
+                input,
+                ErrorKind::NumberOutOfRange("integer beyond 128 bits"),
+            );
         };
         if negative && int == 0 {
-            return fail(input, ErrorKind::InvalidInteger("negative zero is written `0`"));
+            return fail(
+                input,
+                ErrorKind::InvalidInteger("negative zero is written `0`"),
+            );
         }
         return Ok((rest, Number::Integer(Integer::new(negative, int))));
     }
@@ -65,26 +71,57 @@ pub fn number(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
         if (whole && frac_count != 1) || (!whole && input[last_at] == b'0') {
             return fail(
                 &input[last_at..],
-                ErrorKind::InvalidDecimal("trailing zeros are not allowed (the fraction is `0` only for whole numbers)"),
+                ErrorKind::InvalidDecimal(
+                    "trailing zeros are not allowed (the fraction is `0` only for whole numbers)",
+                ),
             );
         }
     }
     if negative && is_zero {
-        return fail(input, ErrorKind::InvalidDecimal("negative zero is written `0.0`"));
+        return fail(
+            input,
+            ErrorKind::InvalidDecimal("negative zero is written `0.0`"),
+        );
     }
     let Some((coefficient, zeros)) = acc.finish() else {
-        return fail(input, ErrorKind::NumberOutOfRange("decimal has more significant digits than a 128-bit coefficient holds"));
+        return fail(
+            input,
+            ErrorKind::NumberOutOfRange(
+                "decimal has more significant digits than a 128-bit coefficient holds",
+            ),
+        );
     };
     let exp = i64::from(zeros) - i64::from(frac_count);
-    match Decimal::from_scientific(negative, coefficient, exp) {
-        Ok(d) => Ok((rest, Number::Decimal(d))),
-        Err(_) => fail(input, ErrorKind::NumberOutOfRange("decimal has too many digits")),
+    if syntax.is_lenient() || !acc.nonzero_after(int_count) {
+        // Whole values (`5.0`), lenient trailing zeros and long zero runs
+        // need normalising (and a range check).
+        return match Decimal::from_scientific(negative, coefficient, exp) {
+            Ok(d) => Ok((rest, Number::Decimal(d))),
+            Err(_) => fail(
+                input,
+                ErrorKind::NumberOutOfRange("decimal has too many digits"),
+            ),
+        };
     }
+    // Strict fractions end in a non-zero digit: already normalised.
+    if exp < -i64::from(crate::types::DECIMAL_MAX_SCALE) {
+        return fail(
+            input,
+            ErrorKind::NumberOutOfRange("decimal has too many fraction digits"),
+        );
+    }
+    Ok((
+        rest,
+        Number::Decimal(Decimal::from_raw(negative, coefficient, exp as i32)),
+    ))
 }
 
 /// An error in the integer part of what turns out to be a decimal says
 /// "invalid decimal". Only runs on the error path.
-fn relabel_if_decimal(e: nom::Err<super::ParseError>, digits: &[u8]) -> nom::Err<super::ParseError> {
+fn relabel_if_decimal(
+    e: nom::Err<super::ParseError>,
+    digits: &[u8],
+) -> nom::Err<super::ParseError> {
     let run = digits
         .iter()
         .position(|b| !(b.is_ascii_digit() || *b == b'_'))
@@ -209,12 +246,19 @@ impl Digits {
 /// The digits of an integer part (no sign): strict `0` or `d{1,3}(_ddd)*`
 /// without a leading zero; lenient `_` between any two digits. Errors are
 /// built with `err`; a value above `u128::MAX` is out of range.
-pub(crate) fn int_digits(input: &[u8], syntax: Syntax, err: fn(&'static str) -> ErrorKind) -> PResult<'_, u128> {
+pub(crate) fn int_digits(
+    input: &[u8],
+    syntax: Syntax,
+    err: fn(&'static str) -> ErrorKind,
+) -> PResult<'_, u128> {
     let mut acc = Digits::default();
     let (rest, ()) = int_run(input, syntax, err, &mut acc)?;
     match acc.to_u128() {
         Some(v) => Ok((rest, v)),
-        None => fail(input, ErrorKind::NumberOutOfRange("integer beyond 128 bits")),
+        None => fail(
+            input,
+            ErrorKind::NumberOutOfRange("integer beyond 128 bits"),
+        ),
     }
 }
 
@@ -231,7 +275,10 @@ pub(crate) fn frac_digits(
     let (rest, ()) = frac_run(input, syntax, err, &mut acc)?;
     match acc.to_u128() {
         Some(v) => Ok((rest, (v, acc.count))),
-        None => fail(input, ErrorKind::NumberOutOfRange("too many fraction digits")),
+        None => fail(
+            input,
+            ErrorKind::NumberOutOfRange("too many fraction digits"),
+        ),
     }
 }
 
@@ -246,8 +293,13 @@ fn int_run<'a>(
         Some(b'0') => {
             return match input.get(1) {
                 Some(b'0'..=b'9') => fail(input, err("leading zeros are not allowed")),
-                Some(b'_') if syntax.is_lenient() => fail(input, err("leading zeros are not allowed")),
-                Some(b'_') => fail(&input[1..], err("`_` may only separate groups of three digits")),
+                Some(b'_') if syntax.is_lenient() => {
+                    fail(input, err("leading zeros are not allowed"))
+                }
+                Some(b'_') => fail(
+                    &input[1..],
+                    err("`_` may only separate groups of three digits"),
+                ),
                 _ => {
                     acc.push(b'0');
                     Ok((&input[1..], ()))
@@ -266,7 +318,10 @@ fn int_run<'a>(
     // First group: 1–3 digits.
     while let Some(&d @ b'0'..=b'9') = input.get(i) {
         if i == 3 {
-            return fail(&input[i..], err("more than three digits need `_` every three digits"));
+            return fail(
+                &input[i..],
+                err("more than three digits need `_` every three digits"),
+            );
         }
         acc.push(d);
         i += 1;
@@ -280,19 +335,31 @@ fn int_run<'a>(
                     acc.push(d);
                     i += 1;
                 }
-                Some(b'_') => return fail(&input[i..], err("`_` must be followed by exactly three digits")),
+                Some(b'_') => {
+                    return fail(
+                        &input[i..],
+                        err("`_` must be followed by exactly three digits"),
+                    );
+                }
                 _ => return fail(&input[i..], err("expected three digits after `_`")),
             }
         }
         if let Some(b'0'..=b'9') = input.get(i) {
-            return fail(&input[i..], err("groups after `_` have exactly three digits"));
+            return fail(
+                &input[i..],
+                err("groups after `_` have exactly three digits"),
+            );
         }
     }
     Ok((&input[i..], ()))
 }
 
 /// Lenient digits: a non-empty run of digits with single `_` between digits.
-fn lenient_run<'a>(input: &'a [u8], err: fn(&'static str) -> ErrorKind, acc: &mut Digits) -> PResult<'a, ()> {
+fn lenient_run<'a>(
+    input: &'a [u8],
+    err: fn(&'static str) -> ErrorKind,
+    acc: &mut Digits,
+) -> PResult<'a, ()> {
     let mut i = 0;
     loop {
         match input.get(i) {
@@ -328,7 +395,10 @@ fn frac_run<'a>(
         let mut in_group = 0;
         while let Some(&d @ b'0'..=b'9') = input.get(i) {
             if in_group == 3 {
-                return fail(&input[i..], err("more than three fraction digits need `_` every three digits"));
+                return fail(
+                    &input[i..],
+                    err("more than three fraction digits need `_` every three digits"),
+                );
             }
             acc.push(d);
             in_group += 1;
@@ -338,7 +408,10 @@ fn frac_run<'a>(
             return Ok((&input[i..], ()));
         }
         if in_group != 3 {
-            return fail(&input[i..], err("only the last group of fraction digits may have fewer than three"));
+            return fail(
+                &input[i..],
+                err("only the last group of fraction digits may have fewer than three"),
+            );
         }
         i += 1;
         if !matches!(input.get(i), Some(b'0'..=b'9')) {
@@ -358,15 +431,30 @@ mod tests {
                 Number::Decimal(d) => d.to_string(),
             }),
             Ok((rest, _)) => Err(format!("rest {:?}", String::from_utf8_lossy(rest))),
-            Err(e) => Err(format!("{:?}", super::super::unwrap_nom_err(e, s.as_bytes()).kind)),
+            Err(e) => Err(format!(
+                "{:?}",
+                super::super::unwrap_nom_err(e, s.as_bytes()).kind
+            )),
         }
     }
 
     #[test]
     fn strict_accepts_canonical() {
         for s in [
-            "0", "1", "-1", "1_000", "999", "-1_000_000", "0.0", "1.0", "-1.0", "1_000.0", "0.000_1",
-            "0.5", "-0.5", "123_456.789_1",
+            "0",
+            "1",
+            "-1",
+            "1_000",
+            "999",
+            "-1_000_000",
+            "0.0",
+            "1.0",
+            "-1.0",
+            "1_000.0",
+            "0.000_1",
+            "0.5",
+            "-0.5",
+            "123_456.789_1",
         ] {
             assert_eq!(strict(s).as_deref(), Ok(s), "{s}");
         }
@@ -375,10 +463,15 @@ mod tests {
     #[test]
     fn strict_rejects_other_spellings() {
         for s in [
-            "00", "01", "-0", "1000", "10_00", "1__000", "1_", "1_00", "1_0000", "-0.0", "1.50", "1.00",
-            "0.00", "00.0", "01.0", "1.", "0.0001", "0.000_10", "0.00_01", "1e5", "1.5e3", "-", "1_000_",
+            "00", "01", "-0", "1000", "10_00", "1__000", "1_", "1_00", "1_0000", "-0.0", "1.50",
+            "1.00", "0.00", "00.0", "01.0", "1.", "0.0001", "0.000_10", "0.00_01", "1e5", "1.5e3",
+            "-", "1_000_",
         ] {
-            assert!(strict(s).is_err(), "{s} should be rejected: {:?}", strict(s));
+            assert!(
+                strict(s).is_err(),
+                "{s} should be rejected: {:?}",
+                strict(s)
+            );
         }
         // `_1` is not a number at all: the dispatcher never calls us for it,
         // but the production still refuses it.
@@ -408,7 +501,11 @@ mod tests {
         assert_eq!(strict(&big).as_deref(), Ok(big.as_str()));
         let tiny = format!("0.{}1", "000_".repeat(100));
         assert_eq!(strict(&tiny).as_deref(), Ok(tiny.as_str()));
-        assert!(strict("123_456_789_012_345_678_901_234_567_890_123_456_789_012.0").unwrap_err().contains("NumberOutOfRange"));
+        assert!(
+            strict("123_456_789_012_345_678_901_234_567_890_123_456_789_012.0")
+                .unwrap_err()
+                .contains("NumberOutOfRange")
+        );
     }
 
     #[test]
@@ -417,9 +514,11 @@ mod tests {
             strict("340_282_366_920_938_463_463_374_607_431_768_211_455").as_deref(),
             Ok("340_282_366_920_938_463_463_374_607_431_768_211_455")
         );
-        assert!(strict("340_282_366_920_938_463_463_374_607_431_768_211_456")
-            .unwrap_err()
-            .contains("NumberOutOfRange"));
+        assert!(
+            strict("340_282_366_920_938_463_463_374_607_431_768_211_456")
+                .unwrap_err()
+                .contains("NumberOutOfRange")
+        );
         assert!(strict("-340_282_366_920_938_463_463_374_607_431_768_211_455").is_ok());
     }
 
@@ -431,6 +530,10 @@ mod tests {
             "invalid integer: more than three digits need `_` every three digits at line 1 column 4"
         );
         let e = crate::from_str("1000.5").unwrap_err();
-        assert!(e.to_string().starts_with("invalid decimal: more than three digits"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("invalid decimal: more than three digits"),
+            "{e}"
+        );
     }
 }

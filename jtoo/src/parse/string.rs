@@ -18,10 +18,17 @@ fn hex_lower(b: u8) -> Option<u8> {
 
 /// Validates `run` as UTF-8; `run` starts `run_at` bytes into `input`.
 #[inline]
-fn utf8<'a>(input: &'a [u8], run_at: usize, len: usize) -> Result<&'a str, nom::Err<super::ParseError>> {
+fn utf8<'a>(
+    input: &'a [u8],
+    run_at: usize,
+    len: usize,
+) -> Result<&'a str, nom::Err<super::ParseError>> {
     let run = &input[run_at..run_at + len];
     std::str::from_utf8(run).map_err(|e| {
-        nom::Err::Failure(super::ParseError::new(&input[run_at + e.valid_up_to()..], ErrorKind::InvalidUtf8))
+        nom::Err::Failure(super::ParseError::new(
+            &input[run_at + e.valid_up_to()..],
+            ErrorKind::InvalidUtf8,
+        ))
     })
 }
 
@@ -63,11 +70,18 @@ pub fn string(input: &[u8], syntax: Syntax) -> PResult<'_, Cow<'_, str>> {
                 s.push(ch);
                 pos = at + len;
             }
-            0x7f => return fail(&input[at..], ErrorKind::InvalidString("U+007F must be written `\\7f`")),
+            0x7f => {
+                return fail(
+                    &input[at..],
+                    ErrorKind::InvalidString("U+007F must be written `\\7f`"),
+                );
+            }
             _ => {
                 return fail(
                     &input[at..],
-                    ErrorKind::InvalidString("control characters must be escaped as `\\` and two lower-case hex digits"),
+                    ErrorKind::InvalidString(
+                        "control characters must be escaped as `\\` and two lower-case hex digits",
+                    ),
                 );
             }
         }
@@ -100,7 +114,9 @@ fn escape(esc: &[u8], syntax: Syntax) -> Result<(char, usize), nom::Err<super::P
         _ if syntax.is_lenient() => bad(ErrorKind::InvalidEscape(
             "expected `\\` and two lower-case hex digits, or `\\t`, `\\r`, `\\n`, `\\\"`",
         )),
-        _ => bad(ErrorKind::InvalidEscape("expected `\\` and two lower-case hex digits")),
+        _ => bad(ErrorKind::InvalidEscape(
+            "expected `\\` and two lower-case hex digits",
+        )),
     }
 }
 
@@ -129,7 +145,15 @@ mod tests {
         for c in (0u8..0x20).chain([0x7f]) {
             assert!(strict(&[b'"', c, b'"']).is_err(), "{c}");
         }
-        for bad in [&br#""\41""#[..], br#""\0A""#, br#""\\""#, br#""\u0041""#, br#""\x""#, br#""\""#, br#""\0""#] {
+        for bad in [
+            &br#""\41""#[..],
+            br#""\0A""#,
+            br#""\\""#,
+            br#""\u0041""#,
+            br#""\x""#,
+            br#""\""#,
+            br#""\0""#,
+        ] {
             assert!(strict(bad).is_err(), "{}", String::from_utf8_lossy(bad));
         }
         assert_eq!(strict(b"\"abc"), Err(ErrorKind::UnclosedString));

@@ -12,11 +12,15 @@ use crate::error::ErrorKind;
 /// assert_eq!(skip(b" 1", Syntax::Strict).unwrap().0, b" 1");
 /// assert!(skip(b"/* open", Syntax::Lenient).is_err());
 /// ```
-#[inline]
+#[inline(always)]
 pub fn skip(input: &[u8], syntax: Syntax) -> PResult<'_, ()> {
-    if !syntax.is_lenient() {
-        return Ok((input, ()));
+    match (syntax, input.first()) {
+        (Syntax::Lenient, Some(b' ' | b'\t' | b'\r' | b'\n' | b'/')) => skip_lenient(input),
+        _ => Ok((input, ())),
     }
+}
+
+fn skip_lenient(input: &[u8]) -> PResult<'_, ()> {
     let mut i = 0;
     loop {
         match input.get(i) {
@@ -30,7 +34,12 @@ pub fn skip(input: &[u8], syntax: Syntax) -> PResult<'_, ()> {
                     Some(n) => i += 2 + n + 2,
                     None => return fail(&input[i..], ErrorKind::UnclosedComment),
                 },
-                _ => return fail(&input[i..], ErrorKind::InvalidComment("expected `//` or `/*`")),
+                _ => {
+                    return fail(
+                        &input[i..],
+                        ErrorKind::InvalidComment("expected `//` or `/*`"),
+                    );
+                }
             },
             _ => return Ok((&input[i..], ())),
         }

@@ -81,22 +81,35 @@ impl Decimal {
     /// Normalises `±coefficient × 10^exp` (strips the coefficient's trailing
     /// zeros into the exponent); the caller keeps `exp` within range.
     #[inline]
-    pub(crate) fn normalised_exp(negative: bool, mut coefficient: u128, mut exp: i32) -> Decimal {
+    pub(crate) fn normalised_exp(negative: bool, coefficient: u128, mut exp: i32) -> Decimal {
         if coefficient == 0 {
             return Decimal::ZERO;
         }
-        if coefficient % 10 == 0 {
-            if coefficient % 100_000_000 == 0 {
-                while coefficient % 100_000_000 == 0 {
-                    coefficient /= 100_000_000;
-                    exp += 8;
+        // u128 division is a library call: stay in u64 when possible.
+        let coefficient = match u64::try_from(coefficient) {
+            Ok(mut c) => {
+                while c % 10 == 0 {
+                    c /= 10;
+                    exp += 1;
                 }
+                u128::from(c)
             }
-            while coefficient % 10 == 0 {
-                coefficient /= 10;
-                exp += 1;
+            Err(_) => {
+                let mut c = coefficient;
+                while c % 10 == 0 {
+                    c /= 10;
+                    exp += 1;
+                }
+                c
             }
-        }
+        };
+        Self::from_raw(negative, coefficient, exp)
+    }
+
+    /// Builds from parts that are already normalised (no trailing zeros in a
+    /// non-zero coefficient; zero is `(false, 0, 0)`).
+    #[inline]
+    pub(crate) const fn from_raw(negative: bool, coefficient: u128, exp: i32) -> Decimal {
         Decimal {
             hi: (coefficient >> 64) as u64,
             lo: coefficient as u64,
@@ -112,23 +125,24 @@ impl Decimal {
     /// When the value needs more than a `u128` coefficient (`1e39` and up) or
     /// more than [`MAX_SCALE`] fraction digits (`1e-70000`). Never allocates
     /// in proportion to the exponent.
-    pub fn from_scientific(negative: bool, coefficient: u128, exponent: i64) -> Result<Decimal, Error> {
+    pub fn from_scientific(
+        negative: bool,
+        coefficient: u128,
+        exponent: i64,
+    ) -> Result<Decimal, Error> {
         if coefficient == 0 {
             return Ok(Decimal::ZERO);
         }
-        let mut c = coefficient;
-        let mut e = exponent;
-        while c % 10 == 0 {
-            c /= 10;
-            e += 1;
-        }
+        // Normalise first so the range check sees the final exponent.
+        let d = Self::normalised_exp(negative, coefficient, 0);
+        let (c, e) = (d.coefficient(), exponent.saturating_add(i64::from(d.exp)));
         if e > i64::from(MAX_EXPONENT) {
             return Err(out_of_range("decimal exponent too large"));
         }
         if e < -i64::from(MAX_SCALE) {
             return Err(out_of_range("decimal has too many fraction digits"));
         }
-        Ok(Self::normalised_exp(negative, c, e as i32))
+        Ok(Self::from_raw(negative, c, e as i32))
     }
 
     /// The coefficient (all significant digits, without sign or point).
@@ -140,7 +154,11 @@ impl Decimal {
     /// The number of fraction digits (0 for whole numbers).
     #[inline]
     pub const fn scale(&self) -> u32 {
-        if self.exp < 0 { self.exp.unsigned_abs() } else { 0 }
+        if self.exp < 0 {
+            self.exp.unsigned_abs()
+        } else {
+            0
+        }
     }
 
     /// The power of ten the coefficient is multiplied by (negative for
@@ -169,7 +187,11 @@ impl Decimal {
         let p = e.unsigned_abs() as usize;
         // Exact fast path: both operands exactly representable, one rounding.
         let v = if c < (1u128 << 53) && p < POW10_F64.len() {
-            if e < 0 { c as f64 / POW10_F64[p] } else { c as f64 * POW10_F64[p] }
+            if e < 0 {
+                c as f64 / POW10_F64[p]
+            } else {
+                c as f64 * POW10_F64[p]
+            }
         } else {
             // std's parser is correctly rounded.
             format!("{c}e{e}").parse::<f64>().unwrap_or(f64::INFINITY)
@@ -193,7 +215,9 @@ impl Decimal {
     /// NaN and infinities have no JTOO form.
     pub fn from_f64(v: f64) -> Result<Decimal, Error> {
         if !v.is_finite() {
-            return Err(Error::new(ErrorKind::Unencodable("NaN and infinity have no JTOO form")));
+            return Err(Error::new(ErrorKind::Unencodable(
+                "NaN and infinity have no JTOO form",
+            )));
         }
         let mut buf = ryu::Buffer::new();
         Self::from_ryu(buf.format_finite(v))
@@ -206,7 +230,9 @@ impl Decimal {
     /// NaN and infinities have no JTOO form.
     pub fn from_f32(v: f32) -> Result<Decimal, Error> {
         if !v.is_finite() {
-            return Err(Error::new(ErrorKind::Unencodable("NaN and infinity have no JTOO form")));
+            return Err(Error::new(ErrorKind::Unencodable(
+                "NaN and infinity have no JTOO form",
+            )));
         }
         let mut buf = ryu::Buffer::new();
         Self::from_ryu(buf.format_finite(v))
@@ -419,17 +445,42 @@ mod tests {
 
     #[test]
     fn scientific() {
-        assert_eq!(Decimal::from_scientific(false, 1, 5).unwrap().to_string(), "100_000.0");
-        assert_eq!(Decimal::from_scientific(false, 150, -2).unwrap().to_string(), "1.5");
+        assert_eq!(
+            Decimal::from_scientific(false, 1, 5).unwrap().to_string(),
+            "100_000.0"
+        );
+        assert_eq!(
+            Decimal::from_scientific(false, 150, -2)
+                .unwrap()
+                .to_string(),
+            "1.5"
+        );
         assert!(Decimal::from_scientific(false, 1, 999_999_999).is_err());
-        assert_eq!(Decimal::from_scientific(false, 12, 40).unwrap().to_string().len(), 42 + 13 + 2);
+        assert_eq!(
+            Decimal::from_scientific(false, 12, 40)
+                .unwrap()
+                .to_string()
+                .len(),
+            42 + 13 + 2
+        );
         assert!(Decimal::from_scientific(false, 1, -999_999_999).is_err());
         assert_eq!(Decimal::from_scientific(true, 0, 7).unwrap(), Decimal::ZERO);
     }
 
     #[test]
     fn floats_round_trip() {
-        for f in [0.1, -2.5, 1e300, 5e-324, 123456.789, f64::MAX, f64::MIN_POSITIVE, -0.0, 1e22, 1e23] {
+        for f in [
+            0.1,
+            -2.5,
+            1e300,
+            5e-324,
+            123456.789,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            -0.0,
+            1e22,
+            1e23,
+        ] {
             let d = Decimal::from_f64(f).unwrap();
             assert_eq!(d.to_f64(), if f == 0.0 { 0.0 } else { f }, "{f}");
         }
