@@ -1,0 +1,2 @@
+//! Criterion benches: frames (being written).
+fn main() {}

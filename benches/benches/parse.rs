@@ -1,0 +1,2 @@
+//! Criterion benches: parse (being written).
+fn main() {}

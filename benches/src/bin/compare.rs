@@ -1,0 +1,2 @@
+//! The comparison binary (being written).
+fn main() {}

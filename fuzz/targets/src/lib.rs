@@ -1,0 +1,426 @@
+//! The bodies of the JTOO fuzz targets, as plain functions.
+//!
+//! Each `pub fn TARGET(data: &[u8])` checks its properties with `assert!`
+//! and panics when one fails; otherwise it returns normally for every
+//! input. The cargo-fuzz binaries in `fuzz/fuzz_targets/` only call these,
+//! and `benches/tests/fuzz_corpora.rs` replays the committed corpora
+//! (`fuzz/corpus/TARGET/*`) through them in a plain `cargo test`, so CI
+//! checks every seed and every kept crash input without cargo-fuzz.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use arbitrary::{Arbitrary, Unstructured};
+use bytes::BytesMut;
+use jtoo::Value;
+use jtoo_frame::jte::osc::{OscScanner, TermEvent};
+use jtoo_frame::{Frame, FrameCodec, GREETING_MAX_LEN, Greeting};
+use tokio_util::codec::Decoder;
+
+/// Every target: its name (as in `fuzz/fuzz_targets/NAME.rs` and
+/// `fuzz/corpus/NAME/`) and its body.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("jtoo_parse", jtoo_parse),
+    ("htoo_parse", htoo_parse),
+    ("value_roundtrip", value_roundtrip),
+    ("frame_stream", frame_stream),
+    ("jte_osc", jte_osc),
+    ("greeting", greeting),
+];
+
+/// The body of the target called `name`, if there is one.
+pub fn target(name: &str) -> Option<fn(&[u8])> {
+    TARGETS.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
+}
+
+/// Any bytes: the strict parser never panics, and when it accepts the input
+/// the canonical encoding of the value is the input, byte for byte (one
+/// spelling per value).
+pub fn jtoo_parse(data: &[u8]) {
+    if let Ok(v) = jtoo::from_slice(data) {
+        let out = jtoo::to_vec(&v).unwrap_or_default();
+        assert!(
+            out == data,
+            "accepted input is not canonical:\n input  {:?}\n encode {:?}",
+            String::from_utf8_lossy(data),
+            String::from_utf8_lossy(&out)
+        );
+    }
+}
+
+/// Any bytes: the HTOO parser never panics; when it accepts the input, the
+/// canonical encoding parses strictly to the same value, and the pretty
+/// output parses back (as HTOO) to the same value.
+pub fn htoo_parse(data: &[u8]) {
+    let Ok(v) = htoo::from_slice(data) else {
+        return;
+    };
+    check_encodings(&v);
+}
+
+/// Encodes `v` canonically and prettily and checks both read back to `v`.
+fn check_encodings(v: &Value) {
+    let canonical = jtoo::to_vec(v).unwrap_or_default();
+    match jtoo::from_slice(&canonical) {
+        Ok(back) => assert!(
+            back == *v,
+            "canonical text reads back differently: {:?}",
+            String::from_utf8_lossy(&canonical)
+        ),
+        Err(e) => panic!(
+            "canonical text is not strict JTOO ({e}): {:?}",
+            String::from_utf8_lossy(&canonical)
+        ),
+    }
+    let pretty = htoo::to_string_pretty(v);
+    match htoo::from_str(&pretty) {
+        Ok(back) => assert!(back == *v, "pretty text reads back differently:\n{pretty}"),
+        Err(e) => panic!("pretty text is not HTOO ({e}):\n{pretty}"),
+    }
+}
+
+/// An arbitrary valid [`Value`] (see `jtoo/src/arbitrary.rs`): encode, then
+/// parse, gives the value back; so does the pretty HTOO text.
+pub fn value_roundtrip(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(v) = Value::arbitrary(&mut u) else {
+        return;
+    };
+    check_encodings(&v);
+}
+
+/// A tiny deterministic generator of chunk sizes, so a corpus file is
+/// plain stream bytes after one control byte.
+struct Chunks {
+    state: u32,
+    max: usize,
+}
+
+impl Chunks {
+    fn new(seed: u8) -> Chunks {
+        // Seeds 0..4 give fixed sizes 1, 2, 3, 7; the others pseudo-random
+        // sizes up to 1..=64 or 1..=4096.
+        let max = match seed & 0x80 {
+            0 => 64,
+            _ => 4096,
+        };
+        Chunks {
+            state: u32::from(seed) | 0x9e37_7900,
+            max,
+        }
+    }
+
+    fn next(&mut self, seed: u8) -> usize {
+        match seed {
+            0 => 1,
+            1 => 2,
+            2 => 3,
+            3 => 7,
+            _ => {
+                // xorshift32
+                let mut x = self.state;
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                self.state = x;
+                1 + (x as usize) % self.max
+            }
+        }
+    }
+}
+
+/// Feeds `stream` to `decoder` in chunks chosen by `seed` (or in one piece
+/// when `seed` is `None`), then signals the end; returns what it yielded.
+/// After each `Ok(None)` it calls `check_buffered` with the bytes the
+/// decoder holds.
+fn run_decoder<D: Decoder>(
+    mut decoder: D,
+    stream: &[u8],
+    seed: Option<u8>,
+    mut check_buffered: impl FnMut(&BytesMut),
+) -> Vec<Result<D::Item, String>>
+where
+    D::Error: std::fmt::Display,
+{
+    let mut out = Vec::new();
+    let mut buf = BytesMut::new();
+    let mut rest = stream;
+    let mut chunks = seed.map(Chunks::new);
+    while !rest.is_empty() {
+        let n = match (&mut chunks, seed) {
+            (Some(c), Some(s)) => c.next(s).min(rest.len()),
+            _ => rest.len(),
+        };
+        buf.extend_from_slice(&rest[..n]);
+        rest = &rest[n..];
+        loop {
+            match decoder.decode(&mut buf) {
+                Ok(Some(item)) => out.push(Ok(item)),
+                Ok(None) => {
+                    check_buffered(&buf);
+                    break;
+                }
+                Err(e) => {
+                    out.push(Err(e.to_string()));
+                    return out;
+                }
+            }
+        }
+    }
+    loop {
+        match decoder.decode_eof(&mut buf) {
+            Ok(Some(item)) => out.push(Ok(item)),
+            Ok(None) => return out,
+            Err(e) => {
+                out.push(Err(e.to_string()));
+                return out;
+            }
+        }
+    }
+}
+
+/// The frame codec limits of `frame_stream`, chosen by the control byte.
+fn frame_limits(control: u8) -> (usize, usize, usize) {
+    match control & 3 {
+        0 => (1024, 1024, 1500),
+        1 => (64, 64, 200),
+        2 => (4096, 0, 4096 + 16),
+        _ => (jtoo_frame::MAX_SECTION_LEN, 8192, 16 * 1024),
+    }
+}
+
+/// `data[0]` picks the codec limits and the chunking; `data[1..]` is a byte
+/// stream. Decoding it in those chunks gives the same frames, then the same
+/// error, as decoding it in one piece; after an error the codec stays
+/// failed; and the codec never holds more than one frame's worth beyond
+/// what it was given (a declared length over the limit is refused before
+/// anything is buffered for it).
+pub fn frame_stream(data: &[u8]) {
+    let Some((&control, stream)) = data.split_first() else {
+        return;
+    };
+    let (max_jtoo, max_binary, max_frame) = frame_limits(control);
+    let codec = || {
+        FrameCodec::builder()
+            .max_jtoo_len(max_jtoo)
+            .max_binary_len(max_binary)
+            .max_frame_len(max_frame)
+            .new_codec()
+    };
+    let bound = |buf: &BytesMut| {
+        // What we appended is at most the whole stream; what the codec may
+        // reserve for is at most one frame of `max_frame` bytes.
+        let limit = 2 * (stream.len() + max_frame) + 64;
+        assert!(
+            buf.capacity() <= limit,
+            "codec buffer capacity {} over {limit}",
+            buf.capacity()
+        );
+    };
+    let one_shot = run_decoder(codec(), stream, None, bound);
+    let chunked = run_decoder(codec(), stream, Some(control >> 2), bound);
+    assert_eq!(one_shot, chunked, "chunking changed the decoded frames");
+    for f in one_shot.iter().flatten() {
+        assert!(f.jtoo_len() <= max_jtoo && f.binary().len() <= max_binary);
+        assert!(f.encoded_len() <= max_frame);
+        // A decoded frame re-encodes to exactly its bytes (checked through
+        // a fresh decode: the frame's JTOO section is canonical).
+        let bytes = f.to_bytes();
+        let mut buf = BytesMut::from(&bytes[..]);
+        let again = codec().decode(&mut buf);
+        assert!(matches!(again, Ok(Some(ref g)) if g == f) && buf.is_empty());
+    }
+    if let Some(Err(_)) = one_shot.last() {
+        // Every decoding error is final.
+        let mut c = codec();
+        let mut buf = BytesMut::from(stream);
+        while let Ok(Some(_)) = c.decode(&mut buf) {}
+        if c.is_failed() {
+            assert!(c.decode(&mut buf).is_err());
+        }
+    }
+}
+
+/// One scanner event in a form that can be compared: output is merged
+/// across events, since chunking may split it.
+#[derive(Debug, PartialEq)]
+enum Event {
+    Output(Vec<u8>),
+    Packet(String),
+    Invalid(Vec<u8>, String),
+}
+
+fn normalise(events: Vec<Result<TermEvent, String>>) -> Vec<Result<Event, String>> {
+    let mut out: Vec<Result<Event, String>> = Vec::new();
+    for e in events {
+        let e = match e {
+            Ok(TermEvent::Output(b)) => {
+                if let Some(Ok(Event::Output(prev))) = out.last_mut() {
+                    prev.extend_from_slice(&b);
+                    continue;
+                }
+                Ok(Event::Output(b.to_vec()))
+            }
+            Ok(TermEvent::Packet {
+                osc,
+                encoding,
+                packet,
+            }) => Ok(Event::Packet(format!("{osc:?} {encoding:?} {packet:?}"))),
+            Ok(TermEvent::Invalid { osc, raw, error }) => {
+                Ok(Event::Invalid(raw.to_vec(), format!("{osc:?} {error}")))
+            }
+            Err(e) => Err(e),
+        };
+        out.push(e);
+    }
+    out
+}
+
+/// `data[0]` picks the payload limit and the chunking; `data[1..]` is
+/// terminal output. The scanner never panics; any chunking gives the same
+/// events (output merged) as one piece; every input byte comes out exactly
+/// once, as output or inside a packet or invalid sequence; and it never
+/// holds more than one sequence of at most the payload limit.
+pub fn jte_osc(data: &[u8]) {
+    let Some((&control, stream)) = data.split_first() else {
+        return;
+    };
+    let max = if control & 1 == 0 { 64 } else { 1 << 20 };
+    let scanner = || OscScanner::new().with_max_payload_len(max);
+    let bound = |buf: &BytesMut| {
+        // Held back: at most a header (`ESC ] 2319x ; 10 digits ;`) and a
+        // payload of `max` bytes with its BEL.
+        assert!(
+            buf.len() <= max + 24,
+            "scanner holds {} bytes (payload limit {max})",
+            buf.len()
+        );
+    };
+    let one_shot = normalise(run_decoder(scanner(), stream, None, bound));
+    let chunked = normalise(run_decoder(scanner(), stream, Some(control >> 1), bound));
+    assert_eq!(one_shot, chunked, "chunking changed the scanner's events");
+    // Byte accounting: output and invalid sequences are raw input bytes;
+    // packets consumed the rest.
+    let raw: usize = one_shot
+        .iter()
+        .map(|e| match e {
+            Ok(Event::Output(b)) | Ok(Event::Invalid(b, _)) => b.len(),
+            _ => 0,
+        })
+        .sum();
+    assert!(raw <= stream.len());
+    if !one_shot.iter().any(|e| matches!(e, Ok(Event::Packet(_)))) {
+        assert_eq!(raw, stream.len(), "bytes lost without a packet");
+    }
+}
+
+/// The greeting rules, checked independently of `jtoo_frame::Greeting`:
+/// `Some((protocol, other fields))` exactly when `v` is a greeting.
+fn greeting_oracle(v: &Value) -> Option<(String, Vec<(String, Value)>)> {
+    let items = v.as_list()?;
+    let pairs = match items.as_slice() {
+        [jtoo::Item::Value(Value::List(inner))] => inner,
+        _ => items,
+    };
+    let mut protocol = None;
+    let mut fields = Vec::new();
+    let mut keys = std::collections::HashSet::new();
+    for item in pairs {
+        let pair = item.as_pair()?;
+        let key = pair.key().as_str()?;
+        if !keys.insert(key) {
+            return None;
+        }
+        if key == "protocol" {
+            protocol = Some(pair.value().as_str()?.to_owned());
+        } else {
+            fields.push((key.to_owned(), pair.value().clone()));
+        }
+    }
+    Some((protocol?, fields))
+}
+
+/// A structured greeting candidate, mostly well-formed so that each rule is
+/// broken on its own.
+#[derive(Arbitrary, Debug)]
+struct Candidate {
+    wrapped: bool,
+    fields: Vec<(Key, Value)>,
+    extra: Option<Value>,
+}
+
+#[derive(Arbitrary, Debug)]
+enum Key {
+    Protocol,
+    Named(u8),
+    Other(Value),
+}
+
+impl Candidate {
+    fn to_value(&self) -> Option<Value> {
+        let mut items = Vec::new();
+        for (k, v) in &self.fields {
+            let key = match k {
+                Key::Protocol => Value::from("protocol"),
+                Key::Named(n) => Value::from(format!("k{}", n % 4)),
+                Key::Other(v) => v.clone(),
+            };
+            items.push(jtoo::Item::Pair(jtoo::Pair::new(key, v.clone()).ok()?));
+        }
+        if let Some(extra) = &self.extra {
+            items.push(jtoo::Item::Value(extra.clone()));
+        }
+        let list = Value::List(items);
+        Some(if self.wrapped {
+            Value::List(vec![jtoo::Item::Value(list)])
+        } else {
+            list
+        })
+    }
+}
+
+/// `data[0]` even: `data[1..]` is a frame as it arrives (the handshake's
+/// codec, 16 KiB limit); odd: `data[1..]` drives a structured candidate.
+/// Reading a greeting never panics and succeeds exactly when every rule
+/// holds (a list of pairs, optionally wrapped in one list; string keys, no
+/// duplicates; a string `"protocol"`); an accepted greeting has the fields
+/// read, and writes a frame that reads back to it.
+pub fn greeting(data: &[u8]) {
+    let Some((&control, rest)) = data.split_first() else {
+        return;
+    };
+    let frame = if control & 1 == 0 {
+        let mut codec = FrameCodec::builder()
+            .max_frame_len(GREETING_MAX_LEN)
+            .new_codec();
+        let mut buf = BytesMut::from(rest);
+        match codec.decode_eof(&mut buf) {
+            Ok(Some(f)) => f,
+            _ => return,
+        }
+    } else {
+        let mut u = Unstructured::new(rest);
+        let Ok(c) = Candidate::arbitrary(&mut u) else {
+            return;
+        };
+        let Some(v) = c.to_value() else {
+            return;
+        };
+        match Frame::from_value(&v) {
+            Ok(f) => f,
+            Err(_) => return,
+        }
+    };
+    let value = frame.value().ok().flatten();
+    let expected = value.as_ref().and_then(greeting_oracle);
+    match (Greeting::from_frame(&frame), expected) {
+        (Ok(g), Some((protocol, fields))) => {
+            assert_eq!(g.protocol(), protocol);
+            assert_eq!(g.fields(), &fields[..]);
+            let f2 = g.to_frame();
+            assert!(matches!(f2, Ok(ref f2) if Greeting::from_frame(f2).as_ref() == Ok(&g)));
+        }
+        (Err(_), None) => {}
+        (Ok(g), None) => panic!("accepted a greeting that breaks a rule: {g:?} from {value:?}"),
+        (Err(e), Some(_)) => panic!("refused a valid greeting ({e}): {value:?}"),
+    }
+}
