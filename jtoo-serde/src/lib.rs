@@ -1,2 +1,182 @@
-//! jtoo-serde (work in progress).
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+#[cfg(feature = "chrono")]
+pub mod chrono;
+mod de;
+mod error;
+mod ser;
+mod value_de;
+mod value_ser;
+
+pub use de::Deserializer;
+pub use error::{Category, Error, Result, Segment};
+pub use ser::{Compound, Serializer};
+pub use value_de::ValueDeserializer;
+
+use serde::Serialize;
+use serde::de::{Deserialize, DeserializeOwned};
+
+/// Serializes `value` as canonical JTOO text.
+///
+/// ```
+/// assert_eq!(jtoo_serde::to_string(&vec![1.5, -2.0])?, "[1.5,-2.0]");
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// Values JTOO cannot write: `None` or `()` outside a struct field or map
+/// value ("JTOO has no null"), NaN and infinities, ambiguous date/time keys.
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
+    let bytes = to_vec(value)?;
+    String::from_utf8(bytes)
+        .map_err(|_| Error::message("internal: the encoder wrote invalid UTF-8"))
+}
+
+/// Serializes `value` as canonical JTOO bytes.
+///
+/// ```
+/// assert_eq!(jtoo_serde::to_vec(&("a", true))?, br#"["a",Y]"#);
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`].
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    let mut ser = Serializer::buffer(128);
+    value.serialize(&mut ser)?;
+    Ok(ser.into_vec())
+}
+
+/// Serializes `value` as canonical JTOO into `writer` (buffered internally:
+/// written in chunks of about 64 KiB).
+///
+/// ```
+/// let mut out = Vec::new();
+/// jtoo_serde::to_writer(&mut out, &[1u8, 2])?;
+/// assert_eq!(out, b"[1,2]");
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`], and I/O errors.
+pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
+    let mut ser = Serializer::new(writer);
+    value.serialize(&mut ser)?;
+    ser.flush()
+}
+
+/// Deserializes a `T` from strict JTOO text, borrowing strings from it where
+/// `T` allows.
+///
+/// ```
+/// let v: Vec<&str> = jtoo_serde::from_str(r#"["a","b"]"#)?;
+/// assert_eq!(v, ["a", "b"]);
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// Syntax errors (with line and column), data that does not fit `T` (with
+/// the path), trailing characters.
+pub fn from_str<'de, T: Deserialize<'de>>(s: &'de str) -> Result<T> {
+    from_slice(s.as_bytes())
+}
+
+/// Deserializes a `T` from strict JTOO bytes.
+///
+/// ```
+/// let v: (u8, bool) = jtoo_serde::from_slice(b"[7,N]")?;
+/// assert_eq!(v, (7, false));
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`from_str`].
+pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    let mut de = Deserializer::from_slice(bytes);
+    let v = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// Deserializes a `T` from a reader of strict JTOO (read to the end first).
+///
+/// ```
+/// let v: Vec<u8> = jtoo_serde::from_reader(&b"[1,2]"[..])?;
+/// assert_eq!(v, [1, 2]);
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// I/O errors, and as [`from_str`].
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(mut reader: R) -> Result<T> {
+    let mut buf = Vec::new();
+    reader.read_to_end(&mut buf)?;
+    from_slice(&buf)
+}
+
+/// Deserializes a `T` from HTOO text (the lenient, human-writable variant:
+/// whitespace, comments, trailing commas, …), for configuration files.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Config { port: u16, hosts: Vec<String> }
+/// let c: Config = jtoo_serde::from_htoo_str(r#"[
+///     "port": 8080, // the listening port
+///     "hosts": ["a", "b",],
+/// ]"#)?;
+/// assert_eq!((c.port, c.hosts.len()), (8080, 2));
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`from_str`].
+pub fn from_htoo_str<'de, T: Deserialize<'de>>(s: &'de str) -> Result<T> {
+    from_htoo_slice(s.as_bytes())
+}
+
+/// Deserializes a `T` from HTOO bytes.
+///
+/// # Errors
+/// As [`from_str`].
+pub fn from_htoo_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    let mut de = Deserializer::from_htoo_slice(bytes);
+    let v = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// Converts `value` into a [`jtoo::Value`] with the same mapping as
+/// [`to_string`].
+///
+/// ```
+/// let v = jtoo_serde::to_value(&[("a", 1)])?;
+/// assert_eq!(v.to_string(), r#"[["a",1]]"#);
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`].
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<jtoo::Value> {
+    value_ser::to_value(value)
+}
+
+/// Converts a [`jtoo::Value`] into a `T` with the same mapping as
+/// [`from_str`].
+///
+/// ```
+/// let v = jtoo::from_str(r#"["x":1,"y":2]"#)?;
+/// let m: std::collections::BTreeMap<String, i32> = jtoo_serde::from_value(v)?;
+/// assert_eq!(m["y"], 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// Data that does not fit `T`.
+pub fn from_value<T: DeserializeOwned>(value: jtoo::Value) -> Result<T> {
+    T::deserialize(ValueDeserializer::new(value))
+}

@@ -1,0 +1,1343 @@
+//! The deserializer: reads JTOO (or HTOO) bytes directly, borrowing strings
+//! that have no escapes, using the `jtoo::parse` productions for every
+//! scalar.
+
+use crate::error::{Error, Result, Segment};
+use jtoo::parse::{self, Number, Syntax};
+use jtoo::serde::{
+    DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
+};
+use jtoo::{DateTime, Decimal, ErrorKind, Integer, Options, Timestamp};
+use serde::de::{
+    self, DeserializeSeed, Deserializer as _, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
+    Visitor,
+};
+use std::borrow::Cow;
+
+/// A deserializer over JTOO (or, with [`Deserializer::from_htoo_slice`], HTOO)
+/// input.
+///
+/// ```
+/// use serde::Deserialize;
+/// let mut de = jtoo_serde::Deserializer::from_str(r#"[1,2]"#);
+/// let v = Vec::<u8>::deserialize(&mut de)?;
+/// de.end()?;
+/// assert_eq!(v, [1, 2]);
+///
+/// let mut de = jtoo_serde::Deserializer::from_str(r#"[1,2] x"#);
+/// Vec::<u8>::deserialize(&mut de)?;
+/// assert!(de.end().is_err());
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+pub struct Deserializer<'de> {
+    input: &'de [u8],
+    pos: usize,
+    syntax: Syntax,
+    depth: usize,
+}
+
+impl<'de> Deserializer<'de> {
+    /// Reads strict JTOO from bytes.
+    pub fn from_slice(input: &'de [u8]) -> Self {
+        Deserializer {
+            input,
+            pos: 0,
+            syntax: Syntax::Strict,
+            depth: Options::DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Reads strict JTOO from a string.
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(input: &'de str) -> Self {
+        Self::from_slice(input.as_bytes())
+    }
+
+    /// Reads HTOO (whitespace, comments, trailing commas and the other
+    /// relaxations of the lenient grammar) from bytes.
+    pub fn from_htoo_slice(input: &'de [u8]) -> Self {
+        Deserializer {
+            syntax: Syntax::Lenient,
+            ..Self::from_slice(input)
+        }
+    }
+
+    /// Reads HTOO from a string.
+    pub fn from_htoo_str(input: &'de str) -> Self {
+        Self::from_htoo_slice(input.as_bytes())
+    }
+
+    /// Sets how deeply lists may nest (default
+    /// [`jtoo::Options::DEFAULT_MAX_DEPTH`]); deeper input is an error.
+    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.depth = max_depth;
+        self
+    }
+
+    /// Checks that only whitespace and comments (HTOO) or nothing (JTOO)
+    /// follow the value read so far.
+    ///
+    /// # Errors
+    /// "trailing characters" at the first extra byte.
+    pub fn end(&mut self) -> Result<()> {
+        self.skip_ws()?;
+        if self.pos < self.input.len() {
+            return Err(self.syntax_err(ErrorKind::TrailingCharacters, self.pos));
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------- low level
+
+    #[inline]
+    fn rest(&self) -> &'de [u8] {
+        self.input.get(self.pos..).unwrap_or_default()
+    }
+
+    #[inline]
+    fn set_rest(&mut self, rest: &'de [u8]) {
+        self.pos = self.input.len().saturating_sub(rest.len());
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) -> Result<()> {
+        if self.syntax.is_lenient() {
+            match parse::ws::skip(self.rest(), self.syntax) {
+                Ok((rest, ())) => self.set_rest(rest),
+                Err(e) => return Err(self.nom_err(e)),
+            }
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn nom_err(&self, e: nom::Err<parse::ParseError>) -> Error {
+        Error::syntax(parse::unwrap_nom_err(e, self.input).into_error(self.input))
+    }
+
+    #[cold]
+    fn syntax_err(&self, kind: ErrorKind, at: usize) -> Error {
+        Error::syntax(jtoo::Error::at(kind, self.input, at))
+    }
+
+    #[cold]
+    fn fix(&self, e: Error, at: usize) -> Error {
+        e.at(self.input, at)
+    }
+
+    /// The error for a missing value at the current position.
+    #[cold]
+    fn expected_value(&self) -> Error {
+        match self.peek() {
+            None => self.syntax_err(ErrorKind::UnexpectedEnd, self.pos),
+            Some(_) => self.syntax_err(ErrorKind::ExpectedValue, self.pos),
+        }
+    }
+
+    #[inline]
+    fn parse_string(&mut self) -> Result<Cow<'de, str>> {
+        match parse::string::string(self.rest(), self.syntax) {
+            Ok((rest, s)) => {
+                self.set_rest(rest);
+                Ok(s)
+            }
+            Err(e) => Err(self.nom_err(e)),
+        }
+    }
+
+    #[inline]
+    fn parse_number(&mut self) -> Result<Number> {
+        match parse::number::number(self.rest(), self.syntax) {
+            Ok((rest, n)) => {
+                self.set_rest(rest);
+                Ok(n)
+            }
+            Err(e) => Err(self.nom_err(e)),
+        }
+    }
+
+    fn parse_bytes(&mut self) -> Result<Vec<u8>> {
+        match parse::bytes::byte_string(self.rest(), self.syntax) {
+            Ok((rest, b)) => {
+                self.set_rest(rest);
+                Ok(b)
+            }
+            Err(e) => Err(self.nom_err(e)),
+        }
+    }
+
+    fn parse_datetime(&mut self) -> Result<DateTime> {
+        match parse::temporal::datetime(self.rest(), self.syntax) {
+            Ok((rest, v)) => {
+                self.set_rest(rest);
+                Ok(v)
+            }
+            Err(e) => Err(self.nom_err(e)),
+        }
+    }
+
+    fn parse_timestamp(&mut self) -> Result<Timestamp> {
+        match parse::timestamp::timestamp(self.rest(), self.syntax) {
+            Ok((rest, v)) => {
+                self.set_rest(rest);
+                Ok(v)
+            }
+            Err(e) => Err(self.nom_err(e)),
+        }
+    }
+
+    /// Parses the scalar at the current position; `None` at `[`.
+    fn parse_scalar(&mut self) -> Result<Option<Scalar<'de>>> {
+        Ok(Some(match self.peek() {
+            Some(b'"') => Scalar::Str(self.parse_string()?),
+            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
+                Number::Integer(i) => Scalar::Int(i),
+                Number::Decimal(d) => Scalar::Dec(d),
+            },
+            Some(b'Y') => {
+                self.pos += 1;
+                Scalar::Bool(true)
+            }
+            Some(b'N') => {
+                self.pos += 1;
+                Scalar::Bool(false)
+            }
+            Some(b'B') => Scalar::Bytes(self.parse_bytes()?),
+            Some(b'D' | b'T') => Scalar::DateTime(self.parse_datetime()?),
+            Some(b'S') => Scalar::Timestamp(self.parse_timestamp()?),
+            Some(b'[') => return Ok(None),
+            _ => return Err(self.expected_value()),
+        }))
+    }
+
+    /// Consumes `[` (at the current position), counting depth.
+    #[inline]
+    fn enter(&mut self) -> Result<usize> {
+        let start = self.pos;
+        if self.depth == 0 {
+            return Err(self.syntax_err(ErrorKind::DepthLimitExceeded, start));
+        }
+        self.depth -= 1;
+        self.pos += 1;
+        self.skip_ws()?;
+        Ok(start)
+    }
+
+    /// Consumes the `]` of the list that started at `start`.
+    #[inline]
+    fn leave(&mut self, start: usize) -> Result<()> {
+        self.skip_ws()?;
+        match self.peek() {
+            Some(b']') => {
+                self.pos += 1;
+                self.depth += 1;
+                Ok(())
+            }
+            None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
+            Some(_) => Err(self.syntax_err(ErrorKind::ExpectedCommaOrEnd, self.pos)),
+        }
+    }
+
+    /// `true` (without consuming) when the list ends here.
+    #[inline]
+    fn at_list_end(&mut self, start: usize) -> Result<bool> {
+        match self.peek() {
+            Some(b']') => Ok(true),
+            None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
+            Some(_) => Ok(false),
+        }
+    }
+
+    /// After an item: consumes `,` (and, in HTOO, a trailing `,` before
+    /// `]`), or leaves `]` in place.
+    #[inline]
+    fn after_item(&mut self, start: usize) -> Result<()> {
+        self.skip_ws()?;
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                self.skip_ws()?;
+                match self.peek() {
+                    Some(b']') if !self.syntax.is_lenient() => {
+                        Err(self.syntax_err(ErrorKind::ExpectedValue, self.pos))
+                    }
+                    None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
+                    _ => Ok(()),
+                }
+            }
+            Some(b']') => Ok(()),
+            None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
+            Some(_) => Err(self.syntax_err(ErrorKind::ExpectedCommaOrEnd, self.pos)),
+        }
+    }
+
+    /// After a key: consumes `:`.
+    #[inline]
+    fn colon(&mut self, item_start: usize) -> Result<()> {
+        self.skip_ws()?;
+        if self.peek() == Some(b':') {
+            self.pos += 1;
+            self.skip_ws()
+        } else {
+            Err(self.fix(
+                Error::message("expected a pair (`key:value`): maps, structs and enum variants are lists of pairs"),
+                item_start,
+            ))
+        }
+    }
+
+    /// The path segment of the key spelled at `span`.
+    #[cold]
+    fn key_segment(&self, span: (usize, usize)) -> Segment {
+        let text = self.input.get(span.0..span.1).unwrap_or_default();
+        if text.first() == Some(&b'"') {
+            if let Ok((_, s)) = parse::string::string(text, self.syntax) {
+                return Segment::Key(s.into_owned());
+            }
+        }
+        Segment::OtherKey(String::from_utf8_lossy(text).into_owned())
+    }
+
+    /// The `Unexpected` of the value at the current position (for type
+    /// errors); consumes it.
+    #[cold]
+    fn invalid_type<V: Visitor<'de>>(&mut self, exp: &V) -> Error {
+        let start = self.pos;
+        let err = match self.parse_scalar() {
+            Err(e) => return e,
+            Ok(None) => de::Error::invalid_type(Unexpected::Seq, exp),
+            Ok(Some(s)) => s.invalid_type(exp),
+        };
+        self.fix(err, start)
+    }
+
+    /// Skips one value (for `deserialize_ignored_any`).
+    fn skip_value(&mut self) -> Result<()> {
+        self.skip_ws()?;
+        if self.peek() == Some(b'[') {
+            let start = self.enter()?;
+            if !self.at_list_end(start)? {
+                loop {
+                    self.skip_value()?;
+                    self.skip_ws()?;
+                    if self.peek() == Some(b':') {
+                        self.pos += 1;
+                        self.skip_value()?;
+                    }
+                    self.after_item(start)?;
+                    if self.at_list_end(start)? {
+                        break;
+                    }
+                }
+            }
+            self.leave(start)
+        } else {
+            self.parse_scalar().map(|_| ())
+        }
+    }
+
+    /// Integers for any integer visitor: the smallest of i64/u64/i128/u128.
+    fn visit_integer<V: Visitor<'de>>(i: Integer, visitor: V) -> Result<V::Value> {
+        if let Some(v) = i.to_i64() {
+            visitor.visit_i64(v)
+        } else if let Some(v) = i.to_u64() {
+            visitor.visit_u64(v)
+        } else if let Some(v) = i.to_i128() {
+            visitor.visit_i128(v)
+        } else {
+            visitor.visit_u128(i.magnitude())
+        }
+    }
+
+    fn deserialize_int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
+                Number::Integer(i) => Self::visit_integer(i, visitor),
+                Number::Decimal(d) => Err(de::Error::invalid_type(
+                    Unexpected::Float(decimal_to_f64(&d)),
+                    &visitor,
+                )),
+            },
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    /// The text of a marked scalar, borrowed when the input spells it
+    /// canonically (strict JTOO always does).
+    fn marked_text<V: Visitor<'de>>(
+        &self,
+        start: usize,
+        canonical: impl FnOnce() -> String,
+        v: V,
+    ) -> Result<V::Value> {
+        match self.input.get(start..self.pos) {
+            Some(raw) if !self.syntax.is_lenient() => match std::str::from_utf8(raw) {
+                Ok(s) => v.visit_borrowed_str(s),
+                Err(_) => v.visit_string(canonical()),
+            },
+            _ => v.visit_string(canonical()),
+        }
+    }
+
+    fn deserialize_marked<V: Visitor<'de>>(
+        &mut self,
+        marker: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let b = self.peek();
+        let r = match (marker, b) {
+            (DECIMAL_MARKER, Some(b'-' | b'0'..=b'9')) => match self.parse_number()? {
+                Number::Decimal(d) => self.marked_text(start, || d.to_string(), visitor),
+                Number::Integer(i) => Self::visit_integer(i, visitor),
+            },
+            (DATETIME_MARKER, Some(b'D' | b'T')) => {
+                let dt = self.parse_datetime()?;
+                self.marked_text(start, || dt.to_string(), visitor)
+            }
+            (TIMESTAMP_MARKER, Some(b'S')) => {
+                let ts = self.parse_timestamp()?;
+                self.marked_text(start, || ts.to_string(), visitor)
+            }
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    /// `deserialize_any` on a list: a list whose first item is a pair is a
+    /// map, any other list a sequence.
+    fn any_list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let start = self.enter()?;
+        if self.at_list_end(start)? {
+            let v = visitor.visit_seq(AnySeq {
+                de: self,
+                start,
+                first: None,
+                index: 0,
+                done: true,
+            })?;
+            self.leave(start)?;
+            return Ok(v);
+        }
+        let item_start = self.pos;
+        let first = self.parse_scalar()?;
+        self.skip_ws()?;
+        let v = if first.is_some() && self.peek() == Some(b':') {
+            let key_end = self.pos;
+            self.pos += 1;
+            self.skip_ws()?;
+            visitor.visit_map(AnyMap {
+                de: self,
+                start,
+                pending_key: first,
+                pending_value: None,
+                key_span: (item_start, key_end),
+            })?
+        } else {
+            self.pos = if first.is_some() {
+                self.pos
+            } else {
+                item_start
+            };
+            visitor.visit_seq(AnySeq {
+                de: self,
+                start,
+                first: first.map(|s| (s, item_start)),
+                index: 0,
+                done: false,
+            })?
+        };
+        self.leave(start)?;
+        Ok(v)
+    }
+}
+
+/// The nearest `f64` of a decimal, without allocating.
+pub(crate) fn decimal_to_f64(d: &Decimal) -> f64 {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    let c = d.coefficient();
+    let e = d.exponent();
+    let v = match POW10.get(e.unsigned_abs() as usize) {
+        Some(p) if c < (1u128 << 53) => {
+            if e < 0 {
+                c as f64 / p
+            } else {
+                c as f64 * p
+            }
+        }
+        _ => {
+            // "ccc…e-sss" on the stack; std's parser is correctly rounded.
+            let mut buf = [0u8; 64];
+            let mut a = itoa::Buffer::new();
+            let digits = a.format(c).as_bytes();
+            let mut b = itoa::Buffer::new();
+            let exp = b.format(e).as_bytes();
+            let n = digits.len() + 1 + exp.len();
+            match buf.get_mut(..n) {
+                Some(dst) => {
+                    let (x, y) = dst.split_at_mut(digits.len());
+                    x.copy_from_slice(digits);
+                    let (m, z) = y.split_at_mut(1);
+                    m.copy_from_slice(b"e");
+                    z.copy_from_slice(exp);
+                }
+                None => return d.to_f64(),
+            }
+            std::str::from_utf8(buf.get(..n).unwrap_or_default())
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .unwrap_or_else(|| d.to_f64())
+        }
+    };
+    if d.is_negative() { -v } else { v }
+}
+
+/// A decimal for `deserialize_any`: an `f64` when that is exact (the decimal
+/// is the shortest spelling of the float), otherwise the private marker map.
+fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, visitor: V) -> Result<V::Value> {
+    let f = decimal_to_f64(&d);
+    if Decimal::from_f64(f).is_ok_and(|back| back == d) {
+        visitor.visit_f64(f)
+    } else {
+        visitor.visit_map(MarkerMap {
+            key: Some(DECIMAL_MARKER),
+            text: d.to_string(),
+        })
+    }
+}
+
+/// A scalar parsed ahead (the first item of a list in `deserialize_any`).
+pub(crate) enum Scalar<'de> {
+    Str(Cow<'de, str>),
+    Bytes(Vec<u8>),
+    Bool(bool),
+    Int(Integer),
+    Dec(Decimal),
+    DateTime(DateTime),
+    Timestamp(Timestamp),
+}
+
+impl<'de> Scalar<'de> {
+    fn visit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Scalar::Str(Cow::Borrowed(s)) => visitor.visit_borrowed_str(s),
+            Scalar::Str(Cow::Owned(s)) => visitor.visit_string(s),
+            Scalar::Bytes(b) => visitor.visit_byte_buf(b),
+            Scalar::Bool(b) => visitor.visit_bool(b),
+            Scalar::Int(i) => Deserializer::visit_integer(i, visitor),
+            Scalar::Dec(d) => visit_decimal(d, visitor),
+            Scalar::DateTime(dt) => visitor.visit_map(MarkerMap {
+                key: Some(DATETIME_MARKER),
+                text: dt.to_string(),
+            }),
+            Scalar::Timestamp(ts) => visitor.visit_map(MarkerMap {
+                key: Some(TIMESTAMP_MARKER),
+                text: ts.to_string(),
+            }),
+        }
+    }
+
+    #[cold]
+    fn invalid_type(&self, exp: &dyn de::Expected) -> Error {
+        let text;
+        let u = match self {
+            Scalar::Str(s) => Unexpected::Str(s),
+            Scalar::Bytes(b) => Unexpected::Bytes(b),
+            Scalar::Bool(b) => Unexpected::Bool(*b),
+            Scalar::Int(i) => match (i.to_i64(), i.to_u64()) {
+                (Some(v), _) => Unexpected::Signed(v),
+                (_, Some(v)) => Unexpected::Unsigned(v),
+                _ => {
+                    text = format!("integer `{i}`");
+                    Unexpected::Other(&text)
+                }
+            },
+            Scalar::Dec(d) => Unexpected::Float(decimal_to_f64(d)),
+            Scalar::DateTime(dt) => {
+                text = format!("date/time `{dt}`");
+                Unexpected::Other(&text)
+            }
+            Scalar::Timestamp(ts) => {
+                text = format!("timestamp `{ts}`");
+                Unexpected::Other(&text)
+            }
+        };
+        de::Error::invalid_type(u, exp)
+    }
+}
+
+/// Hands a parsed-ahead scalar to a seed.
+struct ScalarDeserializer<'de>(Scalar<'de>);
+
+impl<'de> de::Deserializer<'de> for ScalarDeserializer<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.0.visit(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.0 {
+            Scalar::Dec(d) => visitor.visit_f64(decimal_to_f64(&d)),
+            s => s.visit(visitor),
+        }
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.0 {
+            Scalar::Dec(d) => visitor.visit_f32(d.to_f32()),
+            s => s.visit(visitor),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.0 {
+            Scalar::Str(s) => visitor.visit_enum(UnitVariant(s)),
+            s => Err(s.invalid_type(&"an enum variant")),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// `{marker: text}`: how `deserialize_any` presents decimals that are not
+/// exact floats, date/times and timestamps.
+pub(crate) struct MarkerMap {
+    pub(crate) key: Option<&'static str>,
+    pub(crate) text: String,
+}
+
+impl<'de> MapAccess<'de> for MarkerMap {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.key.take() {
+            Some(k) => seed
+                .deserialize(de::value::BorrowedStrDeserializer::new(k))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(std::mem::take(&mut self.text).into_deserializer())
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.key.is_some()))
+    }
+}
+
+/// A unit variant named by a string.
+struct UnitVariant<'de>(Cow<'de, str>);
+
+impl<'de> de::EnumAccess<'de> for UnitVariant<'de> {
+    type Error = Error;
+    type Variant = UnitOnly;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, UnitOnly)> {
+        let v = match self.0 {
+            Cow::Borrowed(s) => {
+                seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(s))?
+            }
+            Cow::Owned(s) => seed.deserialize(de::value::StringDeserializer::<Error>::new(s))?,
+        };
+        Ok((v, UnitOnly))
+    }
+}
+
+struct UnitOnly;
+
+impl<'de> de::VariantAccess<'de> for UnitOnly {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
+        Err(de::Error::invalid_type(
+            Unexpected::UnitVariant,
+            &"newtype variant `[\"Name\":value]`",
+        ))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
+        Err(de::Error::invalid_type(
+            Unexpected::UnitVariant,
+            &"tuple variant `[\"Name\":[…]]`",
+        ))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value> {
+        Err(de::Error::invalid_type(
+            Unexpected::UnitVariant,
+            &"struct variant `[\"Name\":[…]]`",
+        ))
+    }
+}
+
+// ------------------------------------------------------------ accesses
+
+/// The items of a list read as a sequence (typed: no pairs allowed).
+struct Seq<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    start: usize,
+    index: usize,
+}
+
+impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.de.at_list_end(self.start)? {
+            return Ok(None);
+        }
+        let index = self.index;
+        let v = seed
+            .deserialize(&mut *self.de)
+            .map_err(|e| e.in_segment(|| Segment::Index(index)))?;
+        self.index += 1;
+        self.de.after_item(self.start)?;
+        Ok(Some(v))
+    }
+}
+
+/// The pairs of a list read as a map or struct.
+struct Pairs<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    start: usize,
+    key_span: (usize, usize),
+}
+
+impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.de.at_list_end(self.start)? {
+            return Ok(None);
+        }
+        let key_start = self.de.pos;
+        let k = seed
+            .deserialize(&mut *self.de)
+            .map_err(|e| self.de.fix(e, key_start))?;
+        self.key_span = (key_start, self.de.pos);
+        self.de.colon(key_start)?;
+        Ok(Some(k))
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let v = match seed.deserialize(&mut *self.de) {
+            Ok(v) => v,
+            Err(e) => return Err(e.in_segment(|| self.de.key_segment(self.key_span))),
+        };
+        self.de.after_item(self.start)?;
+        Ok(v)
+    }
+}
+
+/// A list read as a sequence by `deserialize_any`: a pair item is presented
+/// as `{"$__jtoo_private_Pair": [key, value]}`.
+struct AnySeq<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    start: usize,
+    first: Option<(Scalar<'de>, usize)>,
+    index: usize,
+    done: bool,
+}
+
+impl<'de> SeqAccess<'de> for AnySeq<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.done {
+            return Ok(None);
+        }
+        let index = self.index;
+        let de = &mut *self.de;
+        let (scalar, item_start) = match self.first.take() {
+            Some(first) => (Some(first.0), first.1),
+            None => {
+                if de.at_list_end(self.start)? {
+                    self.done = true;
+                    return Ok(None);
+                }
+                let item_start = de.pos;
+                let s = de.parse_scalar()?;
+                (s, item_start)
+            }
+        };
+        let r = match scalar {
+            None => {
+                let v = seed.deserialize(&mut *de);
+                if v.is_ok() {
+                    de.skip_ws()?;
+                    if de.peek() == Some(b':') {
+                        return Err(de.fix(
+                            Error::message("a list as the key of a pair is not supported here (read the list as `jtoo::Value`)"),
+                            item_start,
+                        ));
+                    }
+                }
+                v
+            }
+            Some(s) => {
+                de.skip_ws()?;
+                if de.peek() == Some(b':') {
+                    de.pos += 1;
+                    de.skip_ws()?;
+                    seed.deserialize(PairItem {
+                        de: &mut *de,
+                        key: Some(s),
+                    })
+                } else {
+                    seed.deserialize(ScalarDeserializer(s))
+                }
+            }
+        };
+        let v = r.map_err(|e| de.fix(e, item_start).in_segment(|| Segment::Index(index)))?;
+        self.index += 1;
+        de.after_item(self.start)?;
+        Ok(Some(v))
+    }
+}
+
+/// `{"$__jtoo_private_Pair": [key, value]}` with the value still in the input.
+struct PairItem<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    key: Option<Scalar<'de>>,
+}
+
+impl<'de> de::Deserializer<'de> for PairItem<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de> MapAccess<'de> for PairItem<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.key.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(PAIR_MARKER))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(PairSeq {
+            de: &mut *self.de,
+            key: self.key.take(),
+            done: false,
+        })
+    }
+}
+
+/// `[key, value]` of a pair item.
+struct PairSeq<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    key: Option<Scalar<'de>>,
+    done: bool,
+}
+
+impl<'de> de::Deserializer<'de> for PairSeq<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de> SeqAccess<'de> for PairSeq<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if let Some(k) = self.key.take() {
+            return seed.deserialize(ScalarDeserializer(k)).map(Some);
+        }
+        if self.done {
+            return Ok(None);
+        }
+        self.done = true;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.key.is_some()) + usize::from(!self.done))
+    }
+}
+
+/// A list read as a map by `deserialize_any`: a plain item is presented as
+/// an entry with the key `"$__jtoo_private_Item"`.
+struct AnyMap<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    start: usize,
+    pending_key: Option<Scalar<'de>>,
+    pending_value: Option<Option<Scalar<'de>>>,
+    key_span: (usize, usize),
+}
+
+impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let key_start = self.key_span.0;
+        if let Some(k) = self.pending_key.take() {
+            return seed
+                .deserialize(ScalarDeserializer(k))
+                .map(Some)
+                .map_err(|e| self.de.fix(e, key_start));
+        }
+        let de = &mut *self.de;
+        if de.at_list_end(self.start)? {
+            return Ok(None);
+        }
+        let item_start = de.pos;
+        let s = de.parse_scalar()?;
+        let key_end = de.pos;
+        de.skip_ws()?;
+        self.key_span = (item_start, key_end);
+        match s {
+            Some(k) if de.peek() == Some(b':') => {
+                de.pos += 1;
+                de.skip_ws()?;
+                seed.deserialize(ScalarDeserializer(k))
+                    .map(Some)
+                    .map_err(|e| de.fix(e, item_start))
+            }
+            s => {
+                if s.is_none() {
+                    de.pos = item_start;
+                }
+                self.pending_value = Some(s);
+                seed.deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
+                    .map(Some)
+            }
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let de = &mut *self.de;
+        let r = match self.pending_value.take() {
+            Some(Some(s)) => seed.deserialize(ScalarDeserializer(s)),
+            Some(None) => {
+                let v = seed.deserialize(&mut *de);
+                de.skip_ws()?;
+                if v.is_ok() && de.peek() == Some(b':') {
+                    return Err(de.fix(
+                        Error::message("a list as the key of a pair is not supported here (read the list as `jtoo::Value`)"),
+                        self.key_span.0,
+                    ));
+                }
+                v
+            }
+            None => seed.deserialize(&mut *de),
+        };
+        let span = self.key_span;
+        let v = r.map_err(|e| de.fix(e, span.0).in_segment(|| de.key_segment(span)))?;
+        de.after_item(self.start)?;
+        Ok(v)
+    }
+}
+
+/// `["Name":content]`.
+struct Variant<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+}
+
+impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let key_start = self.de.pos;
+        let v = seed
+            .deserialize(&mut *self.de)
+            .map_err(|e| self.de.fix(e, key_start))?;
+        self.de.colon(key_start)?;
+        Ok((v, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        // `["Name":[]]` also reads as a unit variant.
+        self.de.deserialize_unit(de::IgnoredAny).map(|_| ())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.de.deserialize_seq(visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.de.deserialize_map(visitor)
+    }
+}
+
+// ------------------------------------------------------------ Deserializer
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'[') => self.any_list(visitor),
+            _ => match self.parse_scalar()? {
+                Some(s) => s.visit(visitor),
+                None => Err(self.expected_value()),
+            },
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'Y') => {
+                self.pos += 1;
+                visitor.visit_bool(true)
+            }
+            Some(b'N') => {
+                self.pos += 1;
+                visitor.visit_bool(false)
+            }
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_i8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_i16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_u8<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_u16<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_u32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_u64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_int(visitor)
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
+                Number::Decimal(d) => visitor.visit_f32(d.to_f32()),
+                Number::Integer(i) => visitor.visit_f32(i.to_f64() as f32),
+            },
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
+                Number::Decimal(d) => visitor.visit_f64(decimal_to_f64(&d)),
+                Number::Integer(i) => visitor.visit_f64(i.to_f64()),
+            },
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'"') => match self.parse_string()? {
+                Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
+                Cow::Owned(s) => visitor.visit_string(s),
+            },
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'B') => {
+                let b = self.parse_bytes()?;
+                visitor.visit_byte_buf(b)
+            }
+            Some(b'"') => match self.parse_string()? {
+                Cow::Borrowed(s) => visitor.visit_borrowed_bytes(s.as_bytes()),
+                Cow::Owned(s) => visitor.visit_byte_buf(s.into_bytes()),
+            },
+            Some(b'[') => self.deserialize_seq(visitor),
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // JTOO has no null: a value that is present is `Some`.
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = if self.peek() == Some(b'[') {
+            let list = self.enter()?;
+            if self.peek() == Some(b']') {
+                self.leave(list)?;
+                visitor.visit_unit()
+            } else {
+                self.pos = start;
+                self.depth += 1;
+                Err(self.invalid_type(&visitor))
+            }
+        } else {
+            Err(self.invalid_type(&visitor))
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match name {
+            DECIMAL_MARKER | DATETIME_MARKER | TIMESTAMP_MARKER => {
+                self.deserialize_marked(name, visitor)
+            }
+            VALUE_MARKER => {
+                self.skip_ws()?;
+                let start = self.pos;
+                let v = match parse::list::value(self.rest(), self.syntax, self.depth) {
+                    Ok((rest, v)) => {
+                        self.set_rest(rest);
+                        v
+                    }
+                    Err(e) => return Err(self.nom_err(e)),
+                };
+                visitor
+                    .visit_newtype_struct(crate::value_de::ValueDeserializer::new(v))
+                    .map_err(|e| self.fix(e, start))
+            }
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        if self.peek() != Some(b'[') {
+            let e = self.invalid_type(&visitor);
+            return Err(self.fix(e, start));
+        }
+        let list = self.enter()?;
+        let v = visitor
+            .visit_seq(Seq {
+                de: self,
+                start: list,
+                index: 0,
+            })
+            .map_err(|e| self.fix(e, start))?;
+        self.leave(list)?;
+        Ok(v)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        if self.peek() != Some(b'[') {
+            let e = self.invalid_type(&visitor);
+            return Err(self.fix(e, start));
+        }
+        let list = self.enter()?;
+        let v = visitor
+            .visit_map(Pairs {
+                de: self,
+                start: list,
+                key_span: (list, list),
+            })
+            .map_err(|e| self.fix(e, start))?;
+        self.leave(list)?;
+        Ok(v)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        let r = match self.peek() {
+            Some(b'"') => {
+                let s = self.parse_string()?;
+                visitor.visit_enum(UnitVariant(s))
+            }
+            Some(b'[') => {
+                let list = self.enter()?;
+                if self.peek() == Some(b']') {
+                    Err(Error::message(
+                        "expected an enum variant `[\"Name\":value]`, found `[]`",
+                    ))
+                } else {
+                    let v = visitor.visit_enum(Variant { de: &mut *self })?;
+                    self.skip_ws()?;
+                    if self.syntax.is_lenient() && self.peek() == Some(b',') {
+                        self.pos += 1;
+                    }
+                    self.leave(list)?;
+                    Ok(v)
+                }
+            }
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        match self.peek() {
+            Some(b'"') => self.deserialize_str(visitor),
+            _ => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_value()?;
+        visitor.visit_unit()
+    }
+}

@@ -1,0 +1,525 @@
+//! The serializer: writes canonical JTOO straight into a byte buffer with the
+//! `jtoo::encode` writers, flushing to an `io::Write` every 64 KiB.
+
+use crate::error::{Error, Result};
+use crate::value_ser::{JSON_NUMBER_TOKEN, json_number, parse_marked};
+use jtoo::encode;
+use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER, PAIR_MARKER, TIMESTAMP_MARKER};
+use jtoo::{ErrorKind, Value};
+use serde::ser::{self, Serialize};
+use std::io;
+
+const FLUSH_AT: usize = 64 * 1024;
+const NOWHERE: usize = usize::MAX;
+
+/// A serializer writing canonical JTOO to `W`.
+///
+/// ```
+/// use serde::Serialize;
+/// let mut ser = jtoo_serde::Serializer::new(Vec::new());
+/// (1, "a").serialize(&mut ser)?;
+/// assert_eq!(ser.into_inner()?, br#"[1,"a"]"#);
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+pub struct Serializer<W> {
+    out: Vec<u8>,
+    writer: W,
+    stream: bool,
+    /// Bytes already handed to `writer`.
+    flushed: usize,
+    /// `None`/`()` may be left out here (a struct field or map value).
+    none_ok: bool,
+    /// The last value was left out.
+    was_none: bool,
+    /// Where the last seq element began (a private pair item must start there).
+    elem_start: usize,
+    /// Where the last written ambiguous date/time key candidate ended.
+    ambiguous_end: usize,
+}
+
+impl<W: io::Write> Serializer<W> {
+    /// A serializer that writes to `writer` (buffered: call
+    /// [`Serializer::into_inner`] or [`Serializer::flush`] at the end).
+    pub fn new(writer: W) -> Self {
+        Serializer {
+            out: Vec::with_capacity(FLUSH_AT),
+            writer,
+            stream: true,
+            flushed: 0,
+            none_ok: false,
+            was_none: false,
+            elem_start: NOWHERE,
+            ambiguous_end: NOWHERE,
+        }
+    }
+
+    /// Writes out what is buffered.
+    ///
+    /// # Errors
+    /// I/O errors of the writer.
+    pub fn flush(&mut self) -> Result<()> {
+        self.writer.write_all(&self.out)?;
+        self.flushed += self.out.len();
+        self.out.clear();
+        self.writer.flush()?;
+        Ok(())
+    }
+
+    /// Flushes and returns the writer.
+    ///
+    /// # Errors
+    /// I/O errors of the writer.
+    pub fn into_inner(mut self) -> Result<W> {
+        self.flush()?;
+        Ok(self.writer)
+    }
+
+    #[inline]
+    fn maybe_flush(&mut self) -> Result<()> {
+        if self.stream && self.out.len() >= FLUSH_AT {
+            self.writer.write_all(&self.out)?;
+            self.flushed += self.out.len();
+            self.out.clear();
+        }
+        Ok(())
+    }
+}
+
+impl Serializer<io::Sink> {
+    /// An in-memory serializer whose buffer is the whole output.
+    pub(crate) fn buffer(capacity: usize) -> Self {
+        Serializer {
+            out: Vec::with_capacity(capacity),
+            writer: io::sink(),
+            stream: false,
+            flushed: 0,
+            none_ok: false,
+            was_none: false,
+            elem_start: NOWHERE,
+            ambiguous_end: NOWHERE,
+        }
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<u8> {
+        self.out
+    }
+}
+
+impl<W> Serializer<W> {
+    #[inline]
+    fn abs(&self) -> usize {
+        self.flushed + self.out.len()
+    }
+
+    fn truncate_to(&mut self, abs: usize) -> Result<()> {
+        match abs.checked_sub(self.flushed) {
+            Some(at) if at <= self.out.len() => {
+                self.out.truncate(at);
+                Ok(())
+            }
+            _ => Err(Error::message(
+                "internal: cannot leave out a value that was already written",
+            )),
+        }
+    }
+
+    /// Checks a scalar's canonical text (the content of a private newtype)
+    /// and writes it.
+    fn write_marked(&mut self, marker: &'static str, text: &str) -> Result<()> {
+        match parse_marked(marker, text)? {
+            Value::DateTime(dt) => {
+                encode::write_datetime(&mut self.out, &dt);
+                if dt.is_ambiguous_key() {
+                    self.ambiguous_end = self.abs();
+                }
+            }
+            v => encode::write_value(&mut self.out, &v).map_err(Error::from_jtoo)?,
+        }
+        Ok(())
+    }
+}
+
+/// A compound being written: a list of items or of pairs.
+pub struct Compound<'a, W> {
+    ser: &'a mut Serializer<W>,
+    first: bool,
+    close: &'static [u8],
+    /// Where the current map entry began (to take it back if its value is
+    /// left out).
+    mark: usize,
+    json_number: bool,
+}
+
+impl<'a, W: io::Write> Compound<'a, W> {
+    fn new(ser: &'a mut Serializer<W>, close: &'static [u8]) -> Self {
+        Compound {
+            ser,
+            first: true,
+            close,
+            mark: 0,
+            json_number: false,
+        }
+    }
+
+    #[inline]
+    fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        if !self.first {
+            self.ser.out.push(b',');
+        }
+        self.first = false;
+        self.ser.none_ok = false;
+        self.ser.elem_start = self.ser.abs();
+        v.serialize(&mut *self.ser)?;
+        self.ser.maybe_flush()
+    }
+
+    #[inline]
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        if self.json_number {
+            let text = crate::value_ser::to_value(v)?;
+            let n = match text {
+                Value::String(t) => json_number(&t)?,
+                _ => return Err(Error::message("invalid serde_json number")),
+            };
+            return encode::write_value(&mut self.ser.out, &n).map_err(Error::from_jtoo);
+        }
+        let mark = self.ser.abs();
+        if !self.first {
+            self.ser.out.push(b',');
+        }
+        encode::write_str(&mut self.ser.out, key);
+        self.ser.out.push(b':');
+        self.value_part(v, mark)
+    }
+
+    #[inline]
+    fn value_part<T: Serialize + ?Sized>(&mut self, v: &T, mark: usize) -> Result<()> {
+        self.ser.none_ok = true;
+        self.ser.was_none = false;
+        v.serialize(&mut *self.ser)?;
+        if self.ser.was_none {
+            self.ser.was_none = false;
+            self.ser.truncate_to(mark)
+        } else {
+            self.first = false;
+            self.ser.maybe_flush()
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        self.ser.out.extend_from_slice(self.close);
+        Ok(())
+    }
+}
+
+impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, W>;
+    type SerializeTuple = Compound<'a, W>;
+    type SerializeTupleStruct = Compound<'a, W>;
+    type SerializeTupleVariant = Compound<'a, W>;
+    type SerializeMap = Compound<'a, W>;
+    type SerializeStruct = Compound<'a, W>;
+    type SerializeStructVariant = Compound<'a, W>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        encode::write_bool(&mut self.out, v);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        encode::write_i64(&mut self.out, v.into());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        encode::write_i64(&mut self.out, v.into());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        encode::write_i64(&mut self.out, v.into());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        encode::write_i64(&mut self.out, v);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        encode::write_i128(&mut self.out, v);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        encode::write_u64(&mut self.out, v.into());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        encode::write_u64(&mut self.out, v.into());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        encode::write_u64(&mut self.out, v.into());
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        encode::write_u64(&mut self.out, v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        encode::write_u128(&mut self.out, v);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        encode::write_f32(&mut self.out, v).map_err(Error::from_jtoo)
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        encode::write_f64(&mut self.out, v).map_err(Error::from_jtoo)
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        encode::write_str(&mut self.out, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        encode::write_str(&mut self.out, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        encode::write_bytes(&mut self.out, v);
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<()> {
+        if self.none_ok {
+            self.was_none = true;
+            Ok(())
+        } else {
+            Err(Error::no_null())
+        }
+    }
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.serialize_none()
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.out.extend_from_slice(b"[]");
+        Ok(())
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        encode::write_str(&mut self.out, variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        v: &T,
+    ) -> Result<()> {
+        match name {
+            DECIMAL_MARKER | DATETIME_MARKER | TIMESTAMP_MARKER => {
+                let text = match crate::value_ser::to_value(v)? {
+                    Value::String(t) => t,
+                    _ => return Err(Error::message("expected the text of a marked value")),
+                };
+                self.write_marked(name, &text)
+            }
+            PAIR_MARKER => {
+                if self.elem_start != self.abs() {
+                    return Err(Error::message("a pair can only be a list item"));
+                }
+                let pair = match ser::Serializer::serialize_newtype_struct(
+                    crate::value_ser::ValueSerializer,
+                    name,
+                    v,
+                )? {
+                    crate::value_ser::Node::Pair(p) => p,
+                    _ => return Err(Error::message("invalid private pair item")),
+                };
+                encode::write_value(&mut self.out, pair.key()).map_err(Error::from_jtoo)?;
+                self.out.push(b':');
+                encode::write_value(&mut self.out, pair.value()).map_err(Error::from_jtoo)
+            }
+            _ => v.serialize(self),
+        }
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        v: &T,
+    ) -> Result<()> {
+        self.out.push(b'[');
+        encode::write_str(&mut self.out, variant);
+        self.out.push(b':');
+        self.none_ok = false;
+        v.serialize(&mut *self)?;
+        self.out.push(b']');
+        Ok(())
+    }
+    #[inline]
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.out.push(b'[');
+        Ok(Compound::new(self, b"]"))
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.out.push(b'[');
+        encode::write_str(&mut self.out, variant);
+        self.out.extend_from_slice(b":[");
+        Ok(Compound::new(self, b"]]"))
+    }
+    #[inline]
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.out.push(b'[');
+        Ok(Compound::new(self, b"]"))
+    }
+    #[inline]
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
+        if name == JSON_NUMBER_TOKEN {
+            let mut c = Compound::new(self, b"");
+            c.json_number = true;
+            return Ok(c);
+        }
+        self.out.push(b'[');
+        Ok(Compound::new(self, b"]"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.out.push(b'[');
+        encode::write_str(&mut self.out, variant);
+        self.out.extend_from_slice(b":[");
+        Ok(Compound::new(self, b"]]"))
+    }
+
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, v: &T) -> Result<()> {
+        self.serialize_str(&v.to_string())
+    }
+}
+
+impl<W: io::Write> ser::SerializeSeq for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.element(v)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: io::Write> ser::SerializeTuple for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.element(v)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: io::Write> ser::SerializeTupleStruct for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.element(v)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: io::Write> ser::SerializeTupleVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.element(v)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: io::Write> ser::SerializeMap for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Result<()> {
+        self.mark = self.ser.abs();
+        if !self.first {
+            self.ser.out.push(b',');
+        }
+        self.ser.none_ok = false;
+        self.ser.elem_start = NOWHERE;
+        k.serialize(&mut *self.ser)?;
+        if self.ser.ambiguous_end == self.ser.abs() {
+            return Err(Error::from_jtoo(jtoo::Error::new(ErrorKind::AmbiguousKey)));
+        }
+        self.ser.out.push(b':');
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        let mark = self.mark;
+        self.value_part(v, mark)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: io::Write> ser::SerializeStruct for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        self.field(key, v)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<W: io::Write> ser::SerializeStructVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        self.field(key, v)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}

@@ -1,0 +1,433 @@
+//! Deserializing Rust values from a [`jtoo::Value`] ([`crate::from_value`]).
+
+use crate::de::{MarkerMap, decimal_to_f64};
+use crate::error::{Error, Result, Segment};
+use jtoo::serde::{
+    DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
+};
+use jtoo::{Decimal, Integer, Item, Value};
+use serde::de::{
+    self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Unexpected, Visitor,
+};
+
+/// A deserializer that takes its input from an owned [`Value`], with the
+/// same mapping as [`crate::Deserializer`].
+pub struct ValueDeserializer {
+    value: Value,
+}
+
+impl ValueDeserializer {
+    /// Reads from `value`.
+    pub fn new(value: Value) -> Self {
+        ValueDeserializer { value }
+    }
+}
+
+impl<'de> IntoDeserializer<'de, Error> for Value {
+    type Deserializer = ValueDeserializer;
+    fn into_deserializer(self) -> ValueDeserializer {
+        ValueDeserializer::new(self)
+    }
+}
+
+fn visit_integer<'de, V: Visitor<'de>>(i: Integer, visitor: V) -> Result<V::Value> {
+    if let Some(v) = i.to_i64() {
+        visitor.visit_i64(v)
+    } else if let Some(v) = i.to_u64() {
+        visitor.visit_u64(v)
+    } else if let Some(v) = i.to_i128() {
+        visitor.visit_i128(v)
+    } else {
+        visitor.visit_u128(i.magnitude())
+    }
+}
+
+fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, visitor: V) -> Result<V::Value> {
+    let f = decimal_to_f64(&d);
+    if Decimal::from_f64(f).is_ok_and(|back| back == d) {
+        visitor.visit_f64(f)
+    } else {
+        visitor.visit_map(MarkerMap {
+            key: Some(DECIMAL_MARKER),
+            text: d.to_string(),
+        })
+    }
+}
+
+#[cold]
+fn invalid_type(v: &Value, exp: &dyn de::Expected) -> Error {
+    let text;
+    let u = match v {
+        Value::String(s) => Unexpected::Str(s),
+        Value::Bytes(b) => Unexpected::Bytes(b),
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Integer(i) => match (i.to_i64(), i.to_u64()) {
+            (Some(v), _) => Unexpected::Signed(v),
+            (_, Some(v)) => Unexpected::Unsigned(v),
+            _ => {
+                text = format!("integer `{i}`");
+                Unexpected::Other(&text)
+            }
+        },
+        Value::Decimal(d) => Unexpected::Float(decimal_to_f64(d)),
+        Value::DateTime(dt) => {
+            text = format!("date/time `{dt}`");
+            Unexpected::Other(&text)
+        }
+        Value::Timestamp(ts) => {
+            text = format!("timestamp `{ts}`");
+            Unexpected::Other(&text)
+        }
+        Value::List(l) if l.is_empty() => Unexpected::Other("empty list"),
+        Value::List(l) if l.iter().all(|i| matches!(i, Item::Pair(_))) => Unexpected::Map,
+        Value::List(_) => Unexpected::Seq,
+    };
+    de::Error::invalid_type(u, exp)
+}
+
+impl<'de> de::Deserializer<'de> for ValueDeserializer {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Value::String(s) => visitor.visit_string(s),
+            Value::Bytes(b) => visitor.visit_byte_buf(b),
+            Value::Bool(b) => visitor.visit_bool(b),
+            Value::Integer(i) => visit_integer(i, visitor),
+            Value::Decimal(d) => visit_decimal(d, visitor),
+            Value::DateTime(dt) => visitor.visit_map(MarkerMap {
+                key: Some(DATETIME_MARKER),
+                text: dt.to_string(),
+            }),
+            Value::Timestamp(ts) => visitor.visit_map(MarkerMap {
+                key: Some(TIMESTAMP_MARKER),
+                text: ts.to_string(),
+            }),
+            Value::List(items) => {
+                if matches!(items.first(), Some(Item::Pair(_))) {
+                    visitor.visit_map(ItemsMap::new(items, true))
+                } else {
+                    visitor.visit_seq(ItemsSeq::new(items, true))
+                }
+            }
+        }
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Value::Decimal(d) => visitor.visit_f64(decimal_to_f64(&d)),
+            Value::Integer(i) => visitor.visit_f64(i.to_f64()),
+            v => Err(invalid_type(&v, &visitor)),
+        }
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Value::Decimal(d) => visitor.visit_f32(d.to_f32()),
+            Value::Integer(i) => visitor.visit_f32(i.to_f64() as f32),
+            v => Err(invalid_type(&v, &visitor)),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Value::List(l) if l.is_empty() => visitor.visit_unit(),
+            v => Err(invalid_type(&v, &visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match (name, self.value) {
+            (DECIMAL_MARKER, Value::Decimal(d)) => visitor.visit_string(d.to_string()),
+            (DECIMAL_MARKER, Value::Integer(i)) => visit_integer(i, visitor),
+            (DATETIME_MARKER, Value::DateTime(dt)) => visitor.visit_string(dt.to_string()),
+            (TIMESTAMP_MARKER, Value::Timestamp(ts)) => visitor.visit_string(ts.to_string()),
+            (DECIMAL_MARKER | DATETIME_MARKER | TIMESTAMP_MARKER, v) => {
+                Err(invalid_type(&v, &visitor))
+            }
+            (VALUE_MARKER, v) => visitor.visit_newtype_struct(ValueDeserializer::new(v)),
+            (_, v) => visitor.visit_newtype_struct(ValueDeserializer::new(v)),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Value::Bytes(b) => visitor.visit_byte_buf(b),
+            Value::String(s) => visitor.visit_byte_buf(s.into_bytes()),
+            v => ValueDeserializer::new(v).deserialize_seq(visitor),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Value::List(items) => visitor.visit_seq(ItemsSeq::new(items, false)),
+            v => Err(invalid_type(&v, &visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.value {
+            Value::List(items) => visitor.visit_map(ItemsMap::new(items, false)),
+            v => Err(invalid_type(&v, &visitor)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.value {
+            Value::String(s) => visitor.visit_enum(s.into_deserializer()),
+            Value::List(items) if items.len() == 1 => match items.into_iter().next() {
+                Some(Item::Pair(p)) => {
+                    let (k, v) = p.into_parts();
+                    visitor.visit_enum(EnumValue { key: k, value: v })
+                }
+                _ => Err(de::Error::custom(
+                    "expected an enum variant `[\"Name\":value]`",
+                )),
+            },
+            v => Err(invalid_type(&v, &visitor)),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 char str string identifier
+    }
+}
+
+struct ItemsSeq {
+    iter: std::vec::IntoIter<Item>,
+    any: bool,
+    index: usize,
+}
+
+impl ItemsSeq {
+    fn new(items: Vec<Item>, any: bool) -> Self {
+        ItemsSeq {
+            iter: items.into_iter(),
+            any,
+            index: 0,
+        }
+    }
+}
+
+impl<'de> SeqAccess<'de> for ItemsSeq {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let index = self.index;
+        self.index += 1;
+        let r = match self.iter.next() {
+            None => return Ok(None),
+            Some(Item::Value(v)) => seed.deserialize(ValueDeserializer::new(v)),
+            Some(Item::Pair(p)) if self.any => {
+                let (k, v) = p.into_parts();
+                seed.deserialize(PairItemValue { kv: Some((k, v)) })
+            }
+            Some(Item::Pair(_)) => Err(Error::message("expected a plain list item, found a pair")),
+        };
+        r.map(Some)
+            .map_err(|e| e.in_segment(|| Segment::Index(index)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+/// `{"$__jtoo_private_Pair": [key, value]}`.
+struct PairItemValue {
+    kv: Option<(Value, Value)>,
+}
+
+impl<'de> de::Deserializer<'de> for PairItemValue {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_map(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de> MapAccess<'de> for PairItemValue {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.kv.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(PAIR_MARKER))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        match self.kv.take() {
+            Some((k, v)) => seed.deserialize(ValueDeserializer::new(Value::List(vec![
+                Item::Value(k),
+                Item::Value(v),
+            ]))),
+            None => Err(Error::message("no pair value")),
+        }
+    }
+}
+
+struct ItemsMap {
+    iter: std::vec::IntoIter<Item>,
+    any: bool,
+    value: Option<Value>,
+    key: Option<Value>,
+}
+
+impl ItemsMap {
+    fn new(items: Vec<Item>, any: bool) -> Self {
+        ItemsMap {
+            iter: items.into_iter(),
+            any,
+            value: None,
+            key: None,
+        }
+    }
+}
+
+#[cold]
+fn segment_of(key: Option<&Value>) -> Segment {
+    match key {
+        Some(Value::String(s)) => Segment::Key(s.clone()),
+        Some(v) => Segment::OtherKey(v.to_string()),
+        None => Segment::Key(ITEM_MARKER.to_owned()),
+    }
+}
+
+impl<'de> MapAccess<'de> for ItemsMap {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.iter.next() {
+            None => Ok(None),
+            Some(Item::Pair(p)) => {
+                let (k, v) = p.into_parts();
+                self.value = Some(v);
+                self.key = Some(k.clone());
+                seed.deserialize(ValueDeserializer::new(k)).map(Some)
+            }
+            Some(Item::Value(v)) if self.any => {
+                self.value = Some(v);
+                self.key = None;
+                seed.deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
+                    .map(Some)
+            }
+            Some(Item::Value(_)) => Err(Error::message(
+                "expected a pair (`key:value`): maps, structs and enum variants are lists of pairs",
+            )),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        match self.value.take() {
+            Some(v) => seed
+                .deserialize(ValueDeserializer::new(v))
+                .map_err(|e| e.in_segment(|| segment_of(self.key.as_ref()))),
+            None => Err(Error::message("map value requested before its key")),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+struct EnumValue {
+    key: Value,
+    value: Value,
+}
+
+impl<'de> de::EnumAccess<'de> for EnumValue {
+    type Error = Error;
+    type Variant = ValueDeserializer;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, ValueDeserializer)> {
+        let v = seed.deserialize(ValueDeserializer::new(self.key))?;
+        Ok((v, ValueDeserializer::new(self.value)))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for ValueDeserializer {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserializer::deserialize_unit(self, de::IgnoredAny).map(|_| ())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(self, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(self, visitor)
+    }
+}
