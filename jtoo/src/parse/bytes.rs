@@ -35,10 +35,7 @@ pub fn byte_string(input: &[u8], syntax: Syntax) -> PResult<'_, Vec<u8>> {
     let body = &input[1..];
     let mut out = Vec::with_capacity(body.len().min(64) / 2);
     let mut i = 0;
-    loop {
-        let (Some(&h), Some(&l)) = (body.get(i), body.get(i + 1)) else {
-            break;
-        };
+    while let (Some(&h), Some(&l)) = (body.get(i), body.get(i + 1)) {
         let (hv, lv) = (hex(h, syntax), hex(l, syntax));
         if hv > 15 || lv > 15 {
             break;

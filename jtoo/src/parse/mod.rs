@@ -177,7 +177,7 @@ pub(crate) fn strict_all<'a, T>(
     production: impl FnOnce(&'a [u8], Syntax) -> PResult<'a, T>,
 ) -> Result<T, Error> {
     match production(input, Syntax::Strict) {
-        Ok((rest, v)) if rest.is_empty() => Ok(v),
+        Ok(([], v)) => Ok(v),
         Ok((rest, _)) => {
             Err(ParseError::new(rest, ErrorKind::TrailingCharacters).into_error(input))
         }

@@ -426,7 +426,7 @@ mod tests {
 
     fn strict(s: &str) -> Result<String, String> {
         match number(s.as_bytes(), Syntax::Strict) {
-            Ok((rest, n)) if rest.is_empty() => Ok(match n {
+            Ok(([], n)) => Ok(match n {
                 Number::Integer(i) => i.to_string(),
                 Number::Decimal(d) => d.to_string(),
             }),
@@ -481,8 +481,8 @@ mod tests {
     #[test]
     fn lenient_relaxations() {
         let lenient = |s: &str| match number(s.as_bytes(), Syntax::Lenient) {
-            Ok((rest, Number::Integer(i))) if rest.is_empty() => Ok(i.to_string()),
-            Ok((rest, Number::Decimal(d))) if rest.is_empty() => Ok(d.to_string()),
+            Ok(([], Number::Integer(i))) => Ok(i.to_string()),
+            Ok(([], Number::Decimal(d))) => Ok(d.to_string()),
             _ => Err(()),
         };
         assert_eq!(lenient("1000"), Ok("1_000".into()));

@@ -18,11 +18,7 @@ fn hex_lower(b: u8) -> Option<u8> {
 
 /// Validates `run` as UTF-8; `run` starts `run_at` bytes into `input`.
 #[inline]
-fn utf8<'a>(
-    input: &'a [u8],
-    run_at: usize,
-    len: usize,
-) -> Result<&'a str, nom::Err<super::ParseError>> {
+fn utf8(input: &[u8], run_at: usize, len: usize) -> Result<&str, nom::Err<super::ParseError>> {
     let run = &input[run_at..run_at + len];
     std::str::from_utf8(run).map_err(|e| {
         nom::Err::Failure(super::ParseError::new(
@@ -126,7 +122,7 @@ mod tests {
 
     fn strict(s: &[u8]) -> Result<String, ErrorKind> {
         match string(s, Syntax::Strict) {
-            Ok((rest, v)) if rest.is_empty() => Ok(v.into_owned()),
+            Ok(([], v)) => Ok(v.into_owned()),
             Ok(_) => Err(ErrorKind::TrailingCharacters),
             Err(e) => Err(super::super::unwrap_nom_err(e, s).kind),
         }
