@@ -16,6 +16,46 @@
 
 use serde_json::Value as Json;
 
+/// How deeply nested JSON [`parse_json`] accepts.
+pub const MAX_JSON_DEPTH: usize = 1024;
+
+/// Parses JSON without serde_json's default nesting limit of 128 (tagged JSON
+/// of a 128-deep JTOO list needs more), but refusing anything nested deeper
+/// than [`MAX_JSON_DEPTH`] so that a hostile program's output cannot overflow
+/// the runner's stack.
+pub fn parse_json(bytes: &[u8]) -> Result<Json, String> {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &c in bytes {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if max > MAX_JSON_DEPTH {
+        return Err(format!("JSON nested deeper than {MAX_JSON_DEPTH}"));
+    }
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let v = Json::deserialize(&mut de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(v)
+}
+
 /// Checks that `got` means the same as `expected`; the error says where and how
 /// they differ.
 pub fn same(expected: &Json, got: &Json) -> Result<(), String> {

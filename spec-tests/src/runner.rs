@@ -141,7 +141,9 @@ pub fn run(config: &Config, cases: &[Case]) -> Vec<CheckResult> {
     let jobs = config.jobs.max(1).min(checks.len().max(1));
     std::thread::scope(|s| {
         for _ in 0..jobs {
-            s.spawn(|| {
+            // Deep JSON is compared recursively: give workers a roomy stack.
+            let worker = std::thread::Builder::new().stack_size(64 << 20);
+            let spawned = worker.spawn_scoped(s, || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(check) = checks.get(i) else { break };
@@ -154,6 +156,9 @@ pub fn run(config: &Config, cases: &[Case]) -> Vec<CheckResult> {
                     }
                 }
             });
+            if spawned.is_err() {
+                break;
+            }
         }
     });
     let mut results = results.into_inner().unwrap_or_default();
@@ -227,7 +232,7 @@ fn read(path: &Path) -> Result<Vec<u8>, Status> {
 
 fn read_json(path: &Path) -> Result<Json, Status> {
     let bytes = read(path)?;
-    serde_json::from_slice(&bytes)
+    compare::parse_json(&bytes)
         .map_err(|e| Status::Fail(format!("bad expected JSON in {}: {e}", path.display())))
 }
 
@@ -295,7 +300,7 @@ fn decode(config: &Config, case: &Case) -> Status {
 }
 
 fn check_tagged(expected: &Json, stdout: &[u8]) -> Status {
-    match serde_json::from_slice::<Json>(stdout) {
+    match compare::parse_json(stdout) {
         Ok(got) => match compare::same(expected, &got) {
             Ok(()) => Status::Pass,
             Err(why) => Status::Fail(why),

@@ -1,0 +1,312 @@
+//! The runner binary against external programs: our `jtoo` CLI (must pass
+//! everything but the known failures), and stand-ins that reject everything,
+//! crash or hang (must be reported as failing, never as passing).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg(unix)]
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+const RUNNER: &str = env!("CARGO_BIN_EXE_spec-tests");
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Builds the `jtoo` binary (package `jtoo-cli`) into the same target
+/// directory and profile as this test, once, and returns its path.
+fn jtoo_bin() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let runner = Path::new(RUNNER);
+        let profile_dir = runner.parent().unwrap();
+        let target_dir = profile_dir.parent().unwrap();
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "-p", "jtoo-cli", "--bin", "jtoo"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(manifest_dir());
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build -p jtoo-cli");
+        assert!(status.success(), "cargo build -p jtoo-cli failed");
+        let bin = profile_dir.join("jtoo");
+        assert!(bin.is_file(), "{} not built", bin.display());
+        bin
+    })
+}
+
+/// Runs the runner with `args` plus `--json`; returns its exit code and report.
+fn run(args: &[&str]) -> (i32, Json) {
+    let out = Command::new(RUNNER)
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("run spec-tests");
+    let report: Json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "runner output is not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap_or(-1), report)
+}
+
+fn count(report: &Json, key: &str) -> u64 {
+    report[key].as_u64().unwrap()
+}
+
+fn failures(report: &Json) -> Vec<String> {
+    report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "fail")
+        .map(|r| format!("{}: {}", r["id"], r["detail"]))
+        .collect()
+}
+
+fn known_failures() -> String {
+    manifest_dir()
+        .join("tests/known-failures.txt")
+        .display()
+        .to_string()
+}
+
+fn known_cli_failures() -> String {
+    manifest_dir()
+        .join("tests/known-failures-cli.txt")
+        .display()
+        .to_string()
+}
+
+/// Number of case files under `cases/<rev>/<sub>` with extension `ext`.
+fn count_cases(sub: &str, ext: &str) -> u64 {
+    let dir = spec_tests::cases::default_cases_dir();
+    let rev = spec_tests::latest_revision(&dir).unwrap();
+    let all = spec_tests::cases::load(&dir.join(rev)).unwrap();
+    all.iter()
+        .filter(|c| {
+            c.id.starts_with(sub) && c.id.ends_with(ext) && !c.id.ends_with(".canonical.jtoo")
+        })
+        .count() as u64
+}
+
+fn script(name: &str, body: &str) -> String {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    format!("sh {}", path.display())
+}
+
+#[test]
+fn our_cli_passes_strict_and_encoder() {
+    let jtoo = jtoo_bin().display().to_string();
+    let (code, report) = run(&[
+        "--decoder",
+        &format!("{jtoo} decode"),
+        "--encoder",
+        &format!("{jtoo} encode"),
+        "--skip",
+        &known_failures(),
+        "--skip",
+        &known_cli_failures(),
+    ]);
+    assert_eq!(failures(&report), Vec::<String>::new());
+    assert_eq!(count(&report, "stale"), 0, "stale known failures: {report}");
+    assert_eq!(code, 0);
+    assert!(count(&report, "passed") >= 400);
+    assert!(count(&report, "implementation_defined") > 0);
+}
+
+#[test]
+fn our_cli_passes_htoo() {
+    let jtoo = jtoo_bin().display().to_string();
+    let (code, report) = run(&[
+        "--htoo",
+        "--decoder",
+        &format!("{jtoo} decode --htoo"),
+        "--skip",
+        &known_failures(),
+        "--skip",
+        &known_cli_failures(),
+    ]);
+    assert_eq!(failures(&report), Vec::<String>::new());
+    assert_eq!(count(&report, "stale"), 0, "stale known failures: {report}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_decoder_that_rejects_everything_fails_every_valid_case() {
+    let reject = script("reject-all.sh", "cat >/dev/null\necho nope >&2\nexit 1");
+    let (code, report) = run(&["--decoder", &reject]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        count(&report, "failed"),
+        count_cases("valid/jtoo/", ".jtoo")
+    );
+    assert_eq!(
+        count(&report, "passed"),
+        count_cases("invalid/jtoo/", ".jtoo")
+    );
+    let results = report["results"].as_array().unwrap();
+    let yes = results
+        .iter()
+        .find(|r| r["id"] == "valid/jtoo/bool/yes.jtoo")
+        .unwrap();
+    assert_eq!(yes["status"], "fail");
+    assert!(
+        yes["detail"]
+            .as_str()
+            .unwrap()
+            .contains("rejected a valid document")
+    );
+    // Implementation-defined cases are reported, never counted.
+    let depth = results
+        .iter()
+        .find(|r| r["id"] == "implementation-defined/jtoo/list/depth-129.jtoo")
+        .unwrap();
+    assert_eq!(depth["status"], "implementation-defined");
+    assert_eq!(depth["detail"], "rejected");
+}
+
+#[test]
+fn crashes_are_failures_even_on_invalid_input() {
+    for (name, body) in [
+        ("exit-3.sh", "exit 3"),
+        ("killed.sh", "kill -9 $$"),
+        ("exit-2.sh", "exit 2"),
+    ] {
+        let cmd = script(name, body);
+        let (code, report) = run(&[
+            "--decoder",
+            &cmd,
+            "--only",
+            "invalid/jtoo/bool/",
+            "--only",
+            "valid/jtoo/bool/",
+        ]);
+        assert_eq!(code, 1, "{name}");
+        assert_eq!(count(&report, "passed"), 0, "{name}: {report}");
+        assert!(count(&report, "failed") >= 10, "{name}");
+        for r in report["results"].as_array().unwrap() {
+            assert!(
+                r["detail"].as_str().unwrap().starts_with("crash:"),
+                "{name}: {r}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_hanging_decoder_times_out() {
+    let cmd = script("hang.sh", "exec sleep 5");
+    let (code, report) = run(&[
+        "--decoder",
+        &cmd,
+        "--only",
+        "valid/jtoo/bool/yes",
+        "--timeout",
+        "0.3",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(failures(&report).len(), 1);
+    assert!(failures(&report)[0].contains("timed out"));
+}
+
+#[test]
+fn wrong_values_and_accepting_everything_fail() {
+    let cmd = script(
+        "always-yes.sh",
+        "cat >/dev/null\necho '{\"type\": \"bool\", \"value\": \"true\"}'",
+    );
+    let (code, report) = run(&[
+        "--decoder",
+        &cmd,
+        "--only",
+        "valid/jtoo/bool/",
+        "--only",
+        "invalid/jtoo/bool/",
+    ]);
+    assert_eq!(code, 1);
+    let results = report["results"].as_array().unwrap();
+    let status = |id: &str| results.iter().find(|r| r["id"] == id).unwrap()["status"].clone();
+    assert_eq!(status("valid/jtoo/bool/yes.jtoo"), "pass");
+    assert_eq!(status("valid/jtoo/bool/no.jtoo"), "fail");
+    assert_eq!(status("invalid/jtoo/bool/json-true.jtoo"), "fail");
+}
+
+#[test]
+fn skips_are_reported_and_stale_skips_detected() {
+    let skip = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skips.txt");
+    std::fs::write(
+        &skip,
+        "# a skip that still fails, one that passes, one that matches nothing\n\
+         valid/jtoo/bool/no.jtoo\nvalid/jtoo/bool/yes.jtoo\nvalid/jtoo/nothing-here\n",
+    )
+    .unwrap();
+    let cmd = script(
+        "always-yes-2.sh",
+        "cat >/dev/null\necho '{\"type\": \"bool\", \"value\": \"true\"}'",
+    );
+    let skip = skip.display().to_string();
+    let (code, report) = run(&[
+        "--decoder",
+        &cmd,
+        "--only",
+        "valid/jtoo/bool/",
+        "--skip",
+        &skip,
+    ]);
+    assert_eq!(count(&report, "skipped"), 1);
+    assert_eq!(count(&report, "stale"), 1);
+    assert_eq!(count(&report, "failed"), 1, "{report}"); // in-list.jtoo
+    assert_eq!(report["unused_skips"][0], "valid/jtoo/nothing-here");
+    assert_eq!(code, 1);
+    // Text output ends with the summary line.
+    let out = Command::new(RUNNER)
+        .args([
+            "--decoder",
+            &cmd,
+            "--only",
+            "valid/jtoo/bool/",
+            "--skip",
+            &skip,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("STALE valid/jtoo/bool/yes.jtoo"), "{text}");
+    assert_eq!(text.lines().last(), Some("1 passed, 1 failed, 1 skipped"));
+}
+
+#[test]
+fn encoder_and_greeting_protocols_judge_outcomes() {
+    let refuse = script("refuse.sh", "cat >/dev/null\nexit 1");
+    let (code, report) = run(&["--encoder", &refuse]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        count(&report, "passed"),
+        count_cases("invalid/tagged/", ".json")
+    );
+    // A responder that closes on everything passes only the terminate cases.
+    let (_, report) = run(&["--greeting-checker", &refuse]);
+    assert_eq!(
+        count(&report, "passed"),
+        count_cases("greeting/terminate/", ".frames")
+    );
+    // One that always replies 505 passes only the reply-505 cases.
+    let reply = script(
+        "reply-505.sh",
+        "cat >/dev/null\nprintf '00002d 000000 [[\"code\":505,\"error\":\"unsupported protocol\"]] \\n'\nexit 1",
+    );
+    let (_, report) = run(&["--greeting-checker", &reply]);
+    assert_eq!(
+        count(&report, "passed"),
+        count_cases("greeting/reply-505/", ".frames")
+    );
+}
