@@ -29,8 +29,10 @@ pub fn name_of(file: Option<&PathBuf>) -> String {
 pub fn write_stdout(bytes: &[u8]) -> Result<(), u8> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(bytes).and_then(|()| out.flush()).map_err(|e| {
-        eprintln!("jtoo: cannot write output: {e}");
-        2
-    })
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| {
+            eprintln!("jtoo: cannot write output: {e}");
+            2
+        })
 }
