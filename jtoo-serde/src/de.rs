@@ -504,20 +504,6 @@ pub(crate) fn decimal_to_f64(d: &Decimal) -> f64 {
     if d.is_negative() { -v } else { v }
 }
 
-/// A decimal for `deserialize_any`: an `f64` when that is exact (the decimal
-/// is the shortest spelling of the float), otherwise the private marker map.
-fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, visitor: V) -> Result<V::Value> {
-    let f = decimal_to_f64(&d);
-    if Decimal::from_f64(f).is_ok_and(|back| back == d) {
-        visitor.visit_f64(f)
-    } else {
-        visitor.visit_map(MarkerMap {
-            key: Some(DECIMAL_MARKER),
-            text: d.to_string(),
-        })
-    }
-}
-
 /// A scalar parsed ahead (the first item of a list in `deserialize_any`).
 pub(crate) enum Scalar<'de> {
     Str(Cow<'de, str>),
@@ -537,7 +523,7 @@ impl<'de> Scalar<'de> {
             Scalar::Bytes(b) => visitor.visit_byte_buf(b),
             Scalar::Bool(b) => visitor.visit_bool(b),
             Scalar::Int(i) => Deserializer::visit_integer(i, visitor),
-            Scalar::Dec(d) => visit_decimal(d, visitor),
+            Scalar::Dec(d) => visitor.visit_f64(decimal_to_f64(&d)),
             Scalar::DateTime(dt) => visitor.visit_map(MarkerMap {
                 key: Some(DATETIME_MARKER),
                 text: dt.to_string(),
@@ -1226,7 +1212,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     Err(e) => return Err(self.nom_err(e)),
                 };
                 visitor
-                    .visit_newtype_struct(crate::value_de::ValueDeserializer::new(v))
+                    .visit_newtype_struct(crate::value_de::ValueDeserializer::exact(v))
                     .map_err(|e| self.fix(e, start))
             }
             _ => visitor.visit_newtype_struct(self),

@@ -14,12 +14,22 @@ use serde::de::{
 /// same mapping as [`crate::Deserializer`].
 pub struct ValueDeserializer {
     value: Value,
+    /// Decimals that are not exact floats go to `deserialize_any` as the
+    /// private marker map (set when `jtoo::Value` itself is being read).
+    exact: bool,
 }
 
 impl ValueDeserializer {
     /// Reads from `value`.
     pub fn new(value: Value) -> Self {
-        ValueDeserializer { value }
+        ValueDeserializer {
+            value,
+            exact: false,
+        }
+    }
+
+    pub(crate) fn exact(value: Value) -> Self {
+        ValueDeserializer { value, exact: true }
     }
 }
 
@@ -42,9 +52,9 @@ fn visit_integer<'de, V: Visitor<'de>>(i: Integer, visitor: V) -> Result<V::Valu
     }
 }
 
-fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, visitor: V) -> Result<V::Value> {
+fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, exact: bool, visitor: V) -> Result<V::Value> {
     let f = decimal_to_f64(&d);
-    if Decimal::from_f64(f).is_ok_and(|back| back == d) {
+    if !exact || Decimal::from_f64(f).is_ok_and(|back| back == d) {
         visitor.visit_f64(f)
     } else {
         visitor.visit_map(MarkerMap {
@@ -94,7 +104,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             Value::Bytes(b) => visitor.visit_byte_buf(b),
             Value::Bool(b) => visitor.visit_bool(b),
             Value::Integer(i) => visit_integer(i, visitor),
-            Value::Decimal(d) => visit_decimal(d, visitor),
+            Value::Decimal(d) => visit_decimal(d, self.exact, visitor),
             Value::DateTime(dt) => visitor.visit_map(MarkerMap {
                 key: Some(DATETIME_MARKER),
                 text: dt.to_string(),
@@ -105,9 +115,9 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             }),
             Value::List(items) => {
                 if matches!(items.first(), Some(Item::Pair(_))) {
-                    visitor.visit_map(ItemsMap::new(items, true))
+                    visitor.visit_map(ItemsMap::new(items, true, self.exact))
                 } else {
-                    visitor.visit_seq(ItemsSeq::new(items, true))
+                    visitor.visit_seq(ItemsSeq::new(items, true, self.exact))
                 }
             }
         }
@@ -161,8 +171,11 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             (DECIMAL_MARKER | DATETIME_MARKER | TIMESTAMP_MARKER, v) => {
                 Err(invalid_type(&v, &visitor))
             }
-            (VALUE_MARKER, v) => visitor.visit_newtype_struct(ValueDeserializer::new(v)),
-            (_, v) => visitor.visit_newtype_struct(ValueDeserializer::new(v)),
+            (VALUE_MARKER, v) => visitor.visit_newtype_struct(ValueDeserializer::exact(v)),
+            (_, v) => visitor.visit_newtype_struct(ValueDeserializer {
+                value: v,
+                exact: self.exact,
+            }),
         }
     }
 
@@ -170,7 +183,11 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
         match self.value {
             Value::Bytes(b) => visitor.visit_byte_buf(b),
             Value::String(s) => visitor.visit_byte_buf(s.into_bytes()),
-            v => ValueDeserializer::new(v).deserialize_seq(visitor),
+            v => ValueDeserializer {
+                value: v,
+                exact: self.exact,
+            }
+            .deserialize_seq(visitor),
         }
     }
 
@@ -180,7 +197,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
-            Value::List(items) => visitor.visit_seq(ItemsSeq::new(items, false)),
+            Value::List(items) => visitor.visit_seq(ItemsSeq::new(items, false, self.exact)),
             v => Err(invalid_type(&v, &visitor)),
         }
     }
@@ -200,7 +217,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
-            Value::List(items) => visitor.visit_map(ItemsMap::new(items, false)),
+            Value::List(items) => visitor.visit_map(ItemsMap::new(items, false, self.exact)),
             v => Err(invalid_type(&v, &visitor)),
         }
     }
@@ -225,7 +242,11 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             Value::List(items) if items.len() == 1 => match items.into_iter().next() {
                 Some(Item::Pair(p)) => {
                     let (k, v) = p.into_parts();
-                    visitor.visit_enum(EnumValue { key: k, value: v })
+                    visitor.visit_enum(EnumValue {
+                        key: k,
+                        value: v,
+                        exact: self.exact,
+                    })
                 }
                 _ => Err(de::Error::custom(
                     "expected an enum variant `[\"Name\":value]`",
@@ -247,14 +268,16 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 struct ItemsSeq {
     iter: std::vec::IntoIter<Item>,
     any: bool,
+    exact: bool,
     index: usize,
 }
 
 impl ItemsSeq {
-    fn new(items: Vec<Item>, any: bool) -> Self {
+    fn new(items: Vec<Item>, any: bool, exact: bool) -> Self {
         ItemsSeq {
             iter: items.into_iter(),
             any,
+            exact,
             index: 0,
         }
     }
@@ -268,10 +291,16 @@ impl<'de> SeqAccess<'de> for ItemsSeq {
         self.index += 1;
         let r = match self.iter.next() {
             None => return Ok(None),
-            Some(Item::Value(v)) => seed.deserialize(ValueDeserializer::new(v)),
+            Some(Item::Value(v)) => seed.deserialize(ValueDeserializer {
+                value: v,
+                exact: self.exact,
+            }),
             Some(Item::Pair(p)) if self.any => {
                 let (k, v) = p.into_parts();
-                seed.deserialize(PairItemValue { kv: Some((k, v)) })
+                seed.deserialize(PairItemValue {
+                    kv: Some((k, v)),
+                    exact: self.exact,
+                })
             }
             Some(Item::Pair(_)) => Err(Error::message("expected a plain list item, found a pair")),
         };
@@ -287,6 +316,7 @@ impl<'de> SeqAccess<'de> for ItemsSeq {
 /// `{"$__jtoo_private_Pair": [key, value]}`.
 struct PairItemValue {
     kv: Option<(Value, Value)>,
+    exact: bool,
 }
 
 impl<'de> de::Deserializer<'de> for PairItemValue {
@@ -316,10 +346,10 @@ impl<'de> MapAccess<'de> for PairItemValue {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         match self.kv.take() {
-            Some((k, v)) => seed.deserialize(ValueDeserializer::new(Value::List(vec![
-                Item::Value(k),
-                Item::Value(v),
-            ]))),
+            Some((k, v)) => seed.deserialize(ValueDeserializer {
+                value: Value::List(vec![Item::Value(k), Item::Value(v)]),
+                exact: self.exact,
+            }),
             None => Err(Error::message("no pair value")),
         }
     }
@@ -328,15 +358,17 @@ impl<'de> MapAccess<'de> for PairItemValue {
 struct ItemsMap {
     iter: std::vec::IntoIter<Item>,
     any: bool,
+    exact: bool,
     value: Option<Value>,
     key: Option<Value>,
 }
 
 impl ItemsMap {
-    fn new(items: Vec<Item>, any: bool) -> Self {
+    fn new(items: Vec<Item>, any: bool, exact: bool) -> Self {
         ItemsMap {
             iter: items.into_iter(),
             any,
+            exact,
             value: None,
             key: None,
         }
@@ -362,7 +394,11 @@ impl<'de> MapAccess<'de> for ItemsMap {
                 let (k, v) = p.into_parts();
                 self.value = Some(v);
                 self.key = Some(k.clone());
-                seed.deserialize(ValueDeserializer::new(k)).map(Some)
+                seed.deserialize(ValueDeserializer {
+                    value: k,
+                    exact: self.exact,
+                })
+                .map(Some)
             }
             Some(Item::Value(v)) if self.any => {
                 self.value = Some(v);
@@ -379,7 +415,10 @@ impl<'de> MapAccess<'de> for ItemsMap {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         match self.value.take() {
             Some(v) => seed
-                .deserialize(ValueDeserializer::new(v))
+                .deserialize(ValueDeserializer {
+                    value: v,
+                    exact: self.exact,
+                })
                 .map_err(|e| e.in_segment(|| segment_of(self.key.as_ref()))),
             None => Err(Error::message("map value requested before its key")),
         }
@@ -393,6 +432,7 @@ impl<'de> MapAccess<'de> for ItemsMap {
 struct EnumValue {
     key: Value,
     value: Value,
+    exact: bool,
 }
 
 impl<'de> de::EnumAccess<'de> for EnumValue {
@@ -403,8 +443,17 @@ impl<'de> de::EnumAccess<'de> for EnumValue {
         self,
         seed: V,
     ) -> Result<(V::Value, ValueDeserializer)> {
-        let v = seed.deserialize(ValueDeserializer::new(self.key))?;
-        Ok((v, ValueDeserializer::new(self.value)))
+        let v = seed.deserialize(ValueDeserializer {
+            value: self.key,
+            exact: self.exact,
+        })?;
+        Ok((
+            v,
+            ValueDeserializer {
+                value: self.value,
+                exact: self.exact,
+            },
+        ))
     }
 }
 
