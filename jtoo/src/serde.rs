@@ -14,10 +14,12 @@
 //! Formats other than JTOO see the newtype structs as their content (a
 //! string). The JTOO serializer in `jtoo-serde` recognises the private names
 //! and writes the value in its JTOO form (a decimal, a date, a timestamp, not
-//! a string). When a self-describing deserializer meets such a value through
-//! `deserialize_any` (as `Value` asks), it presents it as a map with a single
+//! a string). When a self-describing deserializer meets a date/time or
+//! timestamp through `deserialize_any`, it presents it as a map with a single
 //! entry whose key is the private name and whose value is the canonical
-//! text, like `toml_datetime` does.
+//! text, like `toml_datetime` does (a decimal is presented as an `f64`;
+//! `Value` asks for `$__jtoo_private_Value` so a JTOO deserializer can keep
+//! decimals exact).
 //!
 //! A list that mixes pairs and plain values has no serde equivalent: it is
 //! written as a sequence in which each pair is the map
