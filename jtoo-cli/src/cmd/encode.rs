@@ -27,7 +27,18 @@ pub fn run(args: Args) -> u8 {
             return 2;
         }
     };
-    let json = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+    // Tagged JSON nests about twice as deep as the JTOO it describes (a pair
+    // is an object holding a value), deeper than serde_json's default 128:
+    // bound the depth ourselves, then parse without serde_json's limit.
+    if json_depth(&bytes) > MAX_TAGGED_DEPTH {
+        eprintln!("jtoo: {name}: tagged JSON nested deeper than {MAX_TAGGED_DEPTH}");
+        return 1;
+    }
+    let mut de = serde_json::Deserializer::from_slice(&bytes);
+    de.disable_recursion_limit();
+    let parsed = serde::Deserialize::deserialize(&mut de)
+        .and_then(|v: serde_json::Value| de.end().map(|()| v));
+    let json = match parsed {
         Ok(json) => json,
         Err(e) => {
             eprintln!("jtoo: {name}: not JSON: {e}");
@@ -51,4 +62,35 @@ pub fn run(args: Args) -> u8 {
             1
         }
     }
+}
+
+/// Deepest tagged-JSON nesting `jtoo encode` reads (JTOO's default depth
+/// limit of 128, doubled for pairs, with room to spare).
+const MAX_TAGGED_DEPTH: usize = 1024;
+
+/// The maximum nesting of `[`/`{` outside strings (a cheap pre-scan; the
+/// parser reports malformed input).
+fn json_depth(bytes: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in bytes {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
 }

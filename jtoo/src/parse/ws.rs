@@ -11,6 +11,7 @@ use crate::error::ErrorKind;
 /// assert_eq!(skip(b" // note\n /* x */ 1", Syntax::Lenient).unwrap().0, b"1");
 /// assert_eq!(skip(b" 1", Syntax::Strict).unwrap().0, b" 1");
 /// assert!(skip(b"/* open", Syntax::Lenient).is_err());
+/// assert!(skip(b"// \xff\n1", Syntax::Lenient).is_err()); // comments are UTF-8 too
 /// ```
 #[inline(always)]
 pub fn skip(input: &[u8], syntax: Syntax) -> PResult<'_, ()> {
@@ -26,12 +27,17 @@ fn skip_lenient(input: &[u8]) -> PResult<'_, ()> {
         match input.get(i) {
             Some(b' ' | b'\t' | b'\r' | b'\n') => i += 1,
             Some(b'/') => match input.get(i + 1) {
-                Some(b'/') => match memchr::memchr(b'\n', &input[i + 2..]) {
-                    Some(n) => i += 2 + n + 1,
-                    None => i = input.len(),
-                },
+                Some(b'/') => {
+                    let body = &input[i + 2..];
+                    let len = memchr::memchr(b'\n', body).unwrap_or(body.len());
+                    comment_text(input, i + 2, len)?;
+                    i += 2 + len;
+                }
                 Some(b'*') => match memchr::memmem::find(&input[i + 2..], b"*/") {
-                    Some(n) => i += 2 + n + 2,
+                    Some(n) => {
+                        comment_text(input, i + 2, n)?;
+                        i += 2 + n + 2;
+                    }
                     None => return fail(&input[i..], ErrorKind::UnclosedComment),
                 },
                 _ => {
@@ -43,5 +49,14 @@ fn skip_lenient(input: &[u8]) -> PResult<'_, ()> {
             },
             _ => return Ok((&input[i..], ())),
         }
+    }
+}
+
+/// A comment's text must be valid UTF-8 like the rest of the document.
+#[inline]
+fn comment_text(input: &[u8], at: usize, len: usize) -> Result<(), nom::Err<super::ParseError>> {
+    match std::str::from_utf8(&input[at..at + len]) {
+        Ok(_) => Ok(()),
+        Err(e) => fail::<()>(&input[at + e.valid_up_to()..], ErrorKind::InvalidUtf8).map(|_| ()),
     }
 }
