@@ -193,19 +193,30 @@ impl Decimal {
                 c as f64 * POW10_F64[p]
             }
         } else {
-            // std's parser is correctly rounded.
-            format!("{c}e{e}").parse::<f64>().unwrap_or(f64::INFINITY)
+            // std's parser is correctly rounded; no heap allocation.
+            self.with_scientific(|s| s.parse::<f64>().unwrap_or(f64::INFINITY))
         };
         if self.negative { -v } else { v }
     }
 
     /// The nearest `f32` (correctly rounded, directly from the decimal).
     pub fn to_f32(&self) -> f32 {
-        let c = self.coefficient();
-        let v = format!("{c}e{}", self.exp)
-            .parse::<f32>()
-            .unwrap_or(f32::INFINITY);
+        let v = self.with_scientific(|s| s.parse::<f32>().unwrap_or(f32::INFINITY));
         if self.negative { -v } else { v }
+    }
+
+    /// Calls `f` with the unsigned value as `<coefficient>e<exponent>` text
+    /// built in a stack buffer.
+    fn with_scientific<T>(&self, f: impl FnOnce(&str) -> T) -> T {
+        let mut buf = [0u8; 56];
+        let mut c = itoa::Buffer::new();
+        let mut e = itoa::Buffer::new();
+        let (c, e) = (c.format(self.coefficient()).as_bytes(), e.format(self.exp).as_bytes());
+        let n = c.len() + 1 + e.len(); // at most 39 + 1 + 11
+        buf[..c.len()].copy_from_slice(c);
+        buf[c.len()] = b'e';
+        buf[c.len() + 1..n].copy_from_slice(e);
+        f(std::str::from_utf8(&buf[..n]).unwrap_or("0"))
     }
 
     /// The exact decimal of the shortest digits that round-trip through
