@@ -43,7 +43,7 @@ async fn serve(listener: TcpListener) -> Result<(), BoxError> {
                 let caps = jtoo::from_str(r#"["term":["level":1,"include":["term:*"]]]"#)?;
                 let reply = Packet::response(&rpcid).with_data(caps);
                 show("server", "->", &reply);
-                packets.send(&reply).await?;
+                packets.send(reply.clone()).await?;
             }
             Some("file:tail") => {
                 let lines = ["eth0 link up", "dhcp lease acquired", "ntp synced"];
@@ -53,13 +53,13 @@ async fn serve(listener: TcpListener) -> Result<(), BoxError> {
                         .with_datatype("line")
                         .with_data(*line);
                     show("server", "->", &reply);
-                    packets.send(&reply).await?;
+                    packets.send(reply.clone()).await?;
                 }
             }
             _ => {
                 let reply = Packet::response(&rpcid).with_error("ECUNKNOWN: no such command");
                 show("server", "->", &reply);
-                packets.send(&reply).await?;
+                packets.send(reply.clone()).await?;
             }
         }
     }
@@ -85,12 +85,12 @@ async fn main() -> Result<(), BoxError> {
         r##"["color":31,"bgcolor":"#aaaaaa","bold":Y]"##,
     )?);
     show("client", "->", &style);
-    packets.send(&style).await?;
+    packets.send(style.clone()).await?;
 
     // Request / response.
     let detect = Packet::request("detect", "rpc-1").with_timeout(5000);
     show("client", "->", &detect);
-    packets.send(&detect).await?;
+    packets.send(detect.clone()).await?;
     let reply = packets.next().await.ok_or("connection closed")??;
     show("client", "<-", &reply);
     assert_eq!(reply.resid.as_deref(), Some("rpc-1"));
@@ -99,7 +99,7 @@ async fn main() -> Result<(), BoxError> {
     let tail = Packet::request("file:tail", "rpc-2")
         .with_data(jtoo::from_str(r#"["path":"/var/log/syslog","follow":Y]"#)?);
     show("client", "->", &tail);
-    packets.send(&tail).await?;
+    packets.send(tail.clone()).await?;
     let mut lines = 0;
     loop {
         let reply = packets.next().await.ok_or("connection closed")??;
@@ -114,7 +114,7 @@ async fn main() -> Result<(), BoxError> {
     // An error response with an error code.
     let bogus = Packet::request("term:nope", "rpc-3");
     show("client", "->", &bogus);
-    packets.send(&bogus).await?;
+    packets.send(bogus.clone()).await?;
     let reply = packets.next().await.ok_or("connection closed")??;
     show("client", "<-", &reply);
     if let Some(ErrorCode { code, message }) = reply.error_code() {

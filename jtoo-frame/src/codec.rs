@@ -291,7 +291,7 @@ impl FrameCodec {
     }
 }
 
-impl Encoder<&Frame> for FrameCodec {
+impl Encoder<Frame> for FrameCodec {
     type Error = FrameError;
 
     /// Writes the frame.
@@ -299,18 +299,10 @@ impl Encoder<&Frame> for FrameCodec {
     /// # Errors
     /// [`FrameError::TooLong`] when a section is over the configured maximum
     /// (nothing is written then).
-    fn encode(&mut self, frame: &Frame, dst: &mut BytesMut) -> Result<(), FrameError> {
-        let total = self.check_encode(frame)?;
-        dst.reserve(total);
-        write_frame(frame, dst);
-        Ok(())
-    }
-}
-
-impl Encoder<Frame> for FrameCodec {
-    type Error = FrameError;
-
     fn encode(&mut self, frame: Frame, dst: &mut BytesMut) -> Result<(), FrameError> {
-        self.encode(&frame, dst)
+        let total = self.check_encode(&frame)?;
+        dst.reserve(total);
+        write_frame(&frame, dst);
+        Ok(())
     }
 }

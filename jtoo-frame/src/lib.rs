@@ -14,6 +14,11 @@ mod greeting;
 mod handshake;
 pub mod jte;
 
+/// The `bytes`, `futures` and `tokio_util` crates this crate is built with,
+/// so users of its types need no version-matched dependencies of their own.
+#[doc(no_inline)]
+pub use {bytes, futures, tokio_util};
+
 pub use builder::Builder;
 pub use codec::FrameCodec;
 pub use error::{FrameError, GreetingError, HandshakeError, Section};

@@ -1,17 +1,412 @@
-//! `jtoo frame …`: not yet implemented (see the open issues).
+//! `jtoo frame …`: decode and encode JTOO frames, and a reference server and
+//! client for JTOO protocols.
+//!
+//! Frames are shown as JSON lines, one per frame:
+//! `{"jtoo":"<canonical text>" or null,"binary":"<lower-case hex>"}`.
+
+use jtoo_frame::bytes::BytesMut;
+use jtoo_frame::futures::{SinkExt, StreamExt};
+use jtoo_frame::tokio_util::codec::Decoder;
+use jtoo_frame::{Frame, FrameCodec, Greeting, Handshake, HandshakeError};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::io::AsyncBufReadExt;
 
 /// Frame subcommands.
 #[derive(clap::Subcommand)]
 pub enum FrameCommand {
-    /// Decode a stream of frames to JSON lines.
+    /// Decode a byte stream of frames: one JSON line per frame,
+    /// `{"jtoo": "<text>" or null, "binary": "<hex>"}`. On a malformed or
+    /// truncated frame, print the frames before it, then the error on
+    /// stderr, and exit 1.
     Decode {
-        /// Input file (stdin when absent).
-        file: Option<std::path::PathBuf>,
+        /// Input file (stdin when absent or `-`).
+        file: Option<PathBuf>,
+    },
+    /// Encode JSON lines as printed by `frame decode` back to frames.
+    Encode {
+        /// Input file (stdin when absent or `-`).
+        file: Option<PathBuf>,
+    },
+    /// A reference server: the server side of the greeting handshake
+    /// (terminate on a bad greeting, reply 505 to an unsupported protocol),
+    /// then echo every frame back unchanged. Logs each connection to stderr.
+    Serve {
+        /// Address to listen on, e.g. `127.0.0.1:7000`.
+        #[arg(long)]
+        listen: String,
+        /// A supported protocol (repeat for several).
+        #[arg(long = "protocol", required = true)]
+        protocols: Vec<String>,
+        /// Seconds a client has to send its greeting.
+        #[arg(long, default_value_t = 10)]
+        timeout: u64,
+    },
+    /// A reference client: send a greeting, then the frames read from stdin
+    /// (JSON lines as in `frame encode`), printing replies as `frame decode`
+    /// does.
+    Connect {
+        /// Address of the server, e.g. `127.0.0.1:7000`.
+        addr: String,
+        /// The protocol to ask for.
+        #[arg(long)]
+        protocol: String,
     },
 }
 
 /// Runs the command.
-pub fn run(_cmd: FrameCommand) -> u8 {
-    eprintln!("jtoo: frame commands are not yet supported");
-    2
+pub fn run(cmd: FrameCommand) -> u8 {
+    match cmd {
+        FrameCommand::Decode { file } => decode(file),
+        FrameCommand::Encode { file } => encode(file),
+        FrameCommand::Serve {
+            listen,
+            protocols,
+            timeout,
+        } => block_on(serve(listen, protocols, Duration::from_secs(timeout))),
+        FrameCommand::Connect { addr, protocol } => block_on(connect(addr, protocol)),
+    }
+}
+
+fn block_on(f: impl std::future::Future<Output = u8>) -> u8 {
+    match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt.block_on(f),
+        Err(e) => {
+            eprintln!("jtoo: cannot start the async runtime: {e}");
+            2
+        }
+    }
+}
+
+/// The JSON line of a frame (without the newline).
+fn frame_to_json(frame: &Frame) -> String {
+    let mut map = serde_json::Map::with_capacity(2);
+    map.insert(
+        "jtoo".into(),
+        frame.jtoo_str().map_or(serde_json::Value::Null, |s| {
+            serde_json::Value::String(s.into())
+        }),
+    );
+    map.insert(
+        "binary".into(),
+        serde_json::Value::String(hex(frame.binary())),
+    );
+    serde_json::Value::Object(map).to_string()
+}
+
+/// The frame of a JSON line: `jtoo` must be canonical strict JTOO text (or
+/// null / absent / empty for none), `binary` lower-case hex (absent: empty).
+fn json_to_frame(line: &[u8]) -> Result<Frame, String> {
+    let json: serde_json::Value =
+        serde_json::from_slice(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    let obj = json
+        .as_object()
+        .ok_or("expected an object {\"jtoo\": …, \"binary\": …}")?;
+    if let Some(k) = obj.keys().find(|k| *k != "jtoo" && *k != "binary") {
+        return Err(format!("unknown key {k:?}"));
+    }
+    let frame = match obj.get("jtoo") {
+        None | Some(serde_json::Value::Null) => Frame::empty(),
+        Some(serde_json::Value::String(s)) => {
+            Frame::from_jtoo(s.clone().into_bytes()).map_err(|e| e.to_string())?
+        }
+        Some(_) => return Err("\"jtoo\" must be a string or null".into()),
+    };
+    let binary = match obj.get("binary") {
+        None => Vec::new(),
+        Some(serde_json::Value::String(s)) => unhex(s)?,
+        Some(_) => return Err("\"binary\" must be a hex string".into()),
+    };
+    Ok(frame.with_binary(binary))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(char::from(HEX[usize::from(b >> 4)]));
+        s.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    s
+}
+
+fn unhex(s: &str) -> Result<Vec<u8>, String> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Ok(c - b'0'),
+        b'a'..=b'f' => Ok(c - b'a' + 10),
+        _ => Err("\"binary\" must be lower-case hex digits".to_string()),
+    };
+    let bytes = s.as_bytes();
+    if bytes.len() % 2 != 0 {
+        return Err("\"binary\" must have an even number of hex digits".into());
+    }
+    bytes
+        .chunks_exact(2)
+        .map(|pair| match pair {
+            [h, l] => Ok(digit(*h)? << 4 | digit(*l)?),
+            _ => Err("odd hex".to_string()),
+        })
+        .collect()
+}
+
+fn decode(file: Option<PathBuf>) -> u8 {
+    let (name, mut input): (String, Box<dyn Read>) = match file {
+        Some(p) if p.as_os_str() != "-" => match std::fs::File::open(&p) {
+            Ok(f) => (p.display().to_string(), Box::new(f)),
+            Err(e) => {
+                eprintln!("jtoo: cannot read {}: {e}", p.display());
+                return 2;
+            }
+        },
+        _ => ("<stdin>".into(), Box::new(std::io::stdin().lock())),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut codec = FrameCodec::new();
+    let mut buf = BytesMut::with_capacity(64 * 1024);
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut frames = 0usize;
+    let mut eof = false;
+    loop {
+        let next = if eof {
+            codec.decode_eof(&mut buf)
+        } else {
+            codec.decode(&mut buf)
+        };
+        match next {
+            Ok(Some(frame)) => {
+                frames += 1;
+                if writeln!(out, "{}", frame_to_json(&frame)).is_err() {
+                    eprintln!("jtoo: cannot write output");
+                    return 2;
+                }
+                continue;
+            }
+            Ok(None) if eof => break,
+            Ok(None) => {}
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("jtoo: {name}: frame {}: {e}", frames + 1);
+                return 1;
+            }
+        }
+        match input.read(&mut chunk) {
+            Ok(0) => eof = true,
+            Ok(n) => buf.extend_from_slice(chunk.get(..n).unwrap_or_default()),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("jtoo: cannot read {name}: {e}");
+                return 2;
+            }
+        }
+    }
+    match out.flush() {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("jtoo: cannot write output: {e}");
+            2
+        }
+    }
+}
+
+fn encode(file: Option<PathBuf>) -> u8 {
+    let (name, bytes) = match crate::io::read_input(file.as_deref()) {
+        Ok(x) => x,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return 2;
+        }
+    };
+    let mut out = Vec::new();
+    let mut status = 0;
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match json_to_frame(line) {
+            Ok(frame) if frame.binary().len() > jtoo_frame::MAX_SECTION_LEN => {
+                eprintln!("{name}:{}: binary section over 16 MiB - 1", i + 1);
+                status = 1;
+                break;
+            }
+            Ok(frame) => out.extend_from_slice(&frame.to_bytes()),
+            Err(msg) => {
+                eprintln!("{name}:{}: {msg}", i + 1);
+                status = 1;
+                break;
+            }
+        }
+    }
+    match crate::io::write_stdout(&out) {
+        Ok(()) => status,
+        Err(code) => code,
+    }
+}
+
+async fn serve(listen: String, protocols: Vec<String>, timeout: Duration) -> u8 {
+    let listener = match tokio::net::TcpListener::bind(&listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("jtoo: cannot listen on {listen}: {e}");
+            return 2;
+        }
+    };
+    match listener.local_addr() {
+        Ok(addr) => eprintln!("listening on {addr}, protocols {protocols:?}"),
+        Err(_) => eprintln!("listening on {listen}, protocols {protocols:?}"),
+    }
+    let protocols = std::sync::Arc::new(protocols);
+    let handshake = Handshake::new().timeout(timeout);
+    loop {
+        let (socket, peer) = match listener.accept().await {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("accept failed: {e}");
+                continue;
+            }
+        };
+        let protocols = protocols.clone();
+        tokio::spawn(async move {
+            let (mut framed, greeting) = match handshake.server(socket, &protocols).await {
+                Ok(x) => x,
+                Err(HandshakeError::UnsupportedProtocol(p)) => {
+                    eprintln!("{peer}: unsupported protocol {p:?}: replied 505 and closed");
+                    return;
+                }
+                Err(e) => {
+                    eprintln!("{peer}: terminated without reply: {e}");
+                    return;
+                }
+            };
+            eprintln!(
+                "{peer}: accepted protocol {:?} (greeting {})",
+                greeting.protocol(),
+                greeting.to_value()
+            );
+            let mut n = 0usize;
+            loop {
+                match framed.next().await {
+                    None => {
+                        eprintln!("{peer}: closed by the client after {n} frames");
+                        return;
+                    }
+                    Some(Err(e)) => {
+                        eprintln!("{peer}: terminated after {n} frames: {e}");
+                        return;
+                    }
+                    Some(Ok(frame)) => {
+                        if let Err(e) = framed.send(frame).await {
+                            eprintln!("{peer}: write failed after {n} frames: {e}");
+                            return;
+                        }
+                        n += 1;
+                    }
+                }
+            }
+        });
+    }
+}
+
+async fn connect(addr: String, protocol: String) -> u8 {
+    let socket = match tokio::net::TcpStream::connect(&addr).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("jtoo: cannot connect to {addr}: {e}");
+            return 2;
+        }
+    };
+    let framed = match jtoo_frame::client_handshake(socket, &Greeting::new(protocol)).await {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("jtoo: handshake: {e}");
+            return 2;
+        }
+    };
+    let (mut sink, mut stream) = framed.split();
+    let reader = tokio::spawn(async move {
+        let mut status = 0u8;
+        let mut n = 0usize;
+        while let Some(next) = stream.next().await {
+            match next {
+                Ok(frame) => {
+                    n += 1;
+                    println!("{}", frame_to_json(&frame));
+                    if n == 1 && jtoo_frame::is_unsupported_protocol_reply(&frame) {
+                        eprintln!("jtoo: the server does not support the protocol (505)");
+                        status = 1;
+                    }
+                }
+                Err(e) => {
+                    eprintln!("jtoo: {addr}: frame {}: {e}", n + 1);
+                    return 1;
+                }
+            }
+        }
+        status
+    });
+    let mut status = 0u8;
+    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    let mut line_no = 0usize;
+    loop {
+        let line = match lines.next_line().await {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("jtoo: cannot read stdin: {e}");
+                status = 2;
+                break;
+            }
+        };
+        line_no += 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match json_to_frame(line.as_bytes()) {
+            Ok(frame) => {
+                if let Err(e) = sink.send(frame).await {
+                    eprintln!("jtoo: send failed: {e}");
+                    status = 2;
+                    break;
+                }
+            }
+            Err(msg) => {
+                eprintln!("<stdin>:{line_no}: {msg}");
+                status = 1;
+                break;
+            }
+        }
+    }
+    // Close our side; the server closes after echoing what it got.
+    let _ = sink.close().await;
+    let read_status = reader.await.unwrap_or(2);
+    status.max(read_status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_lines_round_trip() {
+        let f = Frame::from_jtoo(&b"[\"a\":1]"[..])
+            .map(|f| f.with_binary(vec![0u8, 0xab]))
+            .ok();
+        let Some(f) = f else { return };
+        let line = frame_to_json(&f);
+        assert_eq!(line, r#"{"jtoo":"[\"a\":1]","binary":"00ab"}"#);
+        assert_eq!(json_to_frame(line.as_bytes()).ok(), Some(f));
+        assert_eq!(
+            json_to_frame(br#"{"jtoo":null,"binary":""}"#).ok(),
+            Some(Frame::empty())
+        );
+        assert!(json_to_frame(br#"{"jtoo":"[1,]"}"#).is_err());
+        assert!(json_to_frame(br#"{"binary":"AB"}"#).is_err());
+        assert!(json_to_frame(br#"{"binary":"abc"}"#).is_err());
+        assert!(json_to_frame(br#"{"x":1}"#).is_err());
+    }
 }

@@ -199,7 +199,7 @@ impl fmt::Display for ErrorCode<'_> {
 /// use tokio_util::codec::{Decoder, Encoder};
 /// let mut codec = PacketCodec::new();
 /// let mut buf = BytesMut::new();
-/// codec.encode(&Packet::command("term:resetstyle"), &mut buf).unwrap();
+/// codec.encode(Packet::command("term:resetstyle"), &mut buf).unwrap();
 /// assert_eq!(&buf[..], b"00001d 000000 [\"command\":\"term:resetstyle\"] \n");
 /// assert_eq!(codec.decode(&mut buf).unwrap(), Some(Packet::command("term:resetstyle")));
 /// ```
@@ -239,19 +239,11 @@ impl Decoder for PacketCodec {
     }
 }
 
-impl Encoder<&Packet> for PacketCodec {
-    type Error = JteError;
-
-    fn encode(&mut self, packet: &Packet, dst: &mut BytesMut) -> Result<(), JteError> {
-        let frame: Frame = packet.to_frame()?;
-        Ok(self.frames.encode(&frame, dst)?)
-    }
-}
-
 impl Encoder<Packet> for PacketCodec {
     type Error = JteError;
 
     fn encode(&mut self, packet: Packet, dst: &mut BytesMut) -> Result<(), JteError> {
-        self.encode(&packet, dst)
+        let frame: Frame = packet.to_frame()?;
+        Ok(self.frames.encode(frame, dst)?)
     }
 }
