@@ -166,7 +166,9 @@ fn packet_codec_over_frames() {
 
 /// Terminal output mixing text, SGR colours, other OSC sequences, and JTE
 /// packets in both encodings, with or without `num-bytes`.
-fn terminal_stream() -> (Vec<u8>, Vec<(Osc, Encoding, Packet)>, Vec<u8>) {
+type Found = Vec<(Osc, Encoding, Packet)>;
+
+fn terminal_stream() -> (Vec<u8>, Found, Vec<u8>) {
     let mut input = Vec::new();
     let mut output = Vec::new();
     let mut packets = Vec::new();
@@ -214,7 +216,7 @@ fn terminal_stream() -> (Vec<u8>, Vec<(Osc, Encoding, Packet)>, Vec<u8>) {
     (input, packets, output)
 }
 
-type Scanned = (Vec<(Osc, Encoding, Packet)>, Vec<u8>, Vec<String>);
+type Scanned = (Found, Vec<u8>, Vec<String>);
 
 fn scan(input: &[u8], cuts: &[usize], max: usize) -> Scanned {
     let mut scanner = OscScanner::new().with_max_payload_len(max);
