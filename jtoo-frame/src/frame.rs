@@ -120,6 +120,41 @@ impl Frame {
         self.jtoo.as_deref().map(jtoo::from_slice).transpose()
     }
 
+    /// Decodes the JTOO section into `T` through `jtoo-serde`, borrowing
+    /// strings from the frame where `T` allows.
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize, Debug, PartialEq)]
+    /// struct Status<'a> { code: u16, text: &'a str }
+    /// let f = jtoo_frame::Frame::from_jtoo(&br#"["code":200,"text":"ok"]"#[..]).unwrap();
+    /// assert_eq!(f.decode::<Status>().unwrap(), Status { code: 200, text: "ok" });
+    /// ```
+    ///
+    /// # Errors
+    /// When the section does not match `T`, or is empty (no document).
+    pub fn decode<'de, T: serde::Deserialize<'de>>(&'de self) -> Result<T, jtoo_serde::Error> {
+        jtoo_serde::from_slice(self.jtoo.as_deref().unwrap_or_default())
+    }
+
+    /// A frame whose JTOO section is `value` serialized through
+    /// `jtoo-serde`.
+    ///
+    /// # Errors
+    /// When `value` cannot be serialized, or its encoding is longer than
+    /// [`MAX_SECTION_LEN`] (reported as a `jtoo-serde` custom error).
+    pub fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<Frame, jtoo_serde::Error> {
+        let text = jtoo_serde::to_vec(value)?;
+        if text.len() > MAX_SECTION_LEN {
+            return Err(<jtoo_serde::Error as serde::ser::Error>::custom(
+                "JTOO section over 16 MiB - 1",
+            ));
+        }
+        Ok(Frame {
+            jtoo: (!text.is_empty()).then(|| Bytes::from(text)),
+            binary: Bytes::new(),
+        })
+    }
+
     /// The JTOO and binary sections.
     pub fn into_parts(self) -> (Option<Bytes>, Bytes) {
         (self.jtoo, self.binary)

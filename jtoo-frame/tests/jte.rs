@@ -90,6 +90,15 @@ fn jte_corpus_packets_in_both_encodings() {
             "{at}"
         );
         assert_eq!(Packet::from_frame(&p.to_frame().unwrap()).unwrap(), p);
+        // The serde path (jtoo-serde) agrees byte for byte and value for value.
+        assert_eq!(
+            jtoo_serde::to_vec(&p).unwrap(),
+            p.to_jtoo().unwrap(),
+            "{at}"
+        );
+        let frame = p.to_frame().unwrap();
+        assert_eq!(frame.decode::<Packet>().unwrap(), p, "{at}");
+        assert_eq!(Frame::encode(&p).unwrap(), frame, "{at}");
     }
 }
 

@@ -28,26 +28,45 @@ use serde_json::{Map, Value as Json};
 /// assert_eq!(json, br#"{"command":"detect","rpcid":"6f1c","timeout":5000}"#);
 /// assert_eq!(Packet::from_json_slice(&json).unwrap(), p);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// `Packet` also implements serde's traits (for `jtoo-serde`:
+/// [`Frame::decode`](crate::Frame::decode) gives a packet without building
+/// the top-level record; `jtoo_serde::to_vec` writes the same bytes as
+/// [`Packet::to_jtoo`]). For JSON use [`Packet::from_json_slice`], which
+/// keeps numbers in `data` exact.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Packet {
     /// The command to run (`system:command`); required on the first packet
     /// of a command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
     /// The request id, for commands that expect a response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rpcid: Option<String>,
     /// The id of the request this packet responds to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resid: Option<String>,
     /// The command's timeout in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<u64>,
     /// More packets with the same `rpcid`/`resid` follow.
+    #[serde(default, skip_serializing_if = "is_false")]
     pub cont: bool,
     /// An error message; see [`ErrorCode`](super::ErrorCode) for the `EC…:`
     /// convention.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// A type hint for `data`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datatype: Option<String>,
     /// The payload: any JTOO value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 const FIELDS: [&str; 8] = [
