@@ -23,7 +23,7 @@ mod value;
 
 pub use encode::{to_string, to_vec, to_writer};
 pub use error::{Error, ErrorKind, Position, Result};
-pub use options::{Options, from_slice, from_str};
+pub use options::{Options, from_slice, from_str, validate};
 pub use types::{
     Date, DateTime, Decimal, Integer, Offset, Time, TimePrecision, Timestamp, TimestampPrecision,
 };

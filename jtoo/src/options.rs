@@ -55,6 +55,16 @@ impl Options {
         parse::document(input, Syntax::Strict, self.max_depth)
     }
 
+    /// Checks that `input` is one strict JTOO document without building a
+    /// [`Value`] (no allocation unless a string has escapes or a byte string
+    /// is present). Same errors as [`Options::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Options::from_slice`].
+    pub fn validate(&self, input: &[u8]) -> Result<(), Error> {
+        parse::validate_document(input, Syntax::Strict, self.max_depth)
+    }
+
     /// Parses one strict JTOO document from text.
     ///
     /// # Errors
@@ -79,6 +89,21 @@ impl Options {
 /// column; nesting deeper than 128 lists.
 pub fn from_slice(input: &[u8]) -> Result<Value, Error> {
     Options::new().from_slice(input)
+}
+
+/// Checks that `input` is one strict JTOO document, without building a
+/// [`Value`]: the fast way to vet bytes you will pass on unchanged.
+///
+/// ```
+/// assert!(jtoo::validate(br#"["code":200]"#).is_ok());
+/// let err = jtoo::validate(b"[1, 2]").unwrap_err();
+/// assert_eq!(err.to_string(), "expected a value at line 1 column 4");
+/// ```
+///
+/// # Errors
+/// As [`from_slice`].
+pub fn validate(input: &[u8]) -> Result<(), Error> {
+    Options::new().validate(input)
 }
 
 /// Parses one strict JTOO document into a [`Value`].

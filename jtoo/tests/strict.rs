@@ -13,7 +13,10 @@ fn canonical(doc: &str) {
 
 fn rejects(doc: &[u8]) -> jtoo::Error {
     match jtoo::from_slice(doc) {
-        Ok(v) => panic!("{:?} should be rejected, parsed as {v:?}", String::from_utf8_lossy(doc)),
+        Ok(v) => panic!(
+            "{:?} should be rejected, parsed as {v:?}",
+            String::from_utf8_lossy(doc)
+        ),
         Err(e) => e,
     }
 }
@@ -67,7 +70,8 @@ fn document_bytes_match_the_seed() {
     assert_eq!(
         jtoo::to_vec(&v).unwrap(),
         [
-            0x5b, 0x22, 0x6d, 0x73, 0x67, 0x22, 0x3a, 0x22, 0xe4, 0xbd, 0xa0, 0xe5, 0xa5, 0xbd, 0x22, 0x5d
+            0x5b, 0x22, 0x6d, 0x73, 0x67, 0x22, 0x3a, 0x22, 0xe4, 0xbd, 0xa0, 0xe5, 0xa5, 0xbd,
+            0x22, 0x5d
         ]
     );
 }
@@ -75,7 +79,16 @@ fn document_bytes_match_the_seed() {
 #[test]
 fn seed_rejections() {
     // Byte strings with whitespace; integers/decimals with leading zeros.
-    for doc in ["B 4f", "B4f 4b", "00", "000", "00.0", "01.0", "[t,f]", r#""C:\5cWindows"#] {
+    for doc in [
+        "B 4f",
+        "B4f 4b",
+        "00",
+        "000",
+        "00.0",
+        "01.0",
+        "[t,f]",
+        r#""C:\5cWindows"#,
+    ] {
         rejects(doc.as_bytes());
     }
 }
@@ -86,8 +99,18 @@ fn error_messages_and_positions() {
     let table: &[(&str, &str, usize, usize)] = &[
         ("", "expected a value", 1, 1),
         ("[", "unclosed list: expected `]` before end of input", 1, 1),
-        ("[1,2", "unclosed list: expected `]` before end of input", 1, 1),
-        ("[1,", "unclosed list: expected `]` before end of input", 1, 1),
+        (
+            "[1,2",
+            "unclosed list: expected `]` before end of input",
+            1,
+            1,
+        ),
+        (
+            "[1,",
+            "unclosed list: expected `]` before end of input",
+            1,
+            1,
+        ),
         ("[1 ]", "expected `,` or `]`", 1, 3),
         ("[1,]", "expected a value", 1, 4),
         ("[,]", "expected a value", 1, 2),
@@ -95,34 +118,129 @@ fn error_messages_and_positions() {
         ("1 ", "trailing characters after the document", 1, 2),
         (" 1", "expected a value", 1, 1),
         ("[1]]", "trailing characters after the document", 1, 4),
-        ("1000", "invalid integer: more than three digits need `_` every three digits", 1, 4),
-        ("10_00", "invalid integer: expected three digits after `_`", 1, 6),
-        ("1__000", "invalid integer: `_` must be followed by exactly three digits", 1, 3),
-        ("1_0000", "invalid integer: groups after `_` have exactly three digits", 1, 6),
+        (
+            "1000",
+            "invalid integer: more than three digits need `_` every three digits",
+            1,
+            4,
+        ),
+        (
+            "10_00",
+            "invalid integer: expected three digits after `_`",
+            1,
+            6,
+        ),
+        (
+            "1__000",
+            "invalid integer: `_` must be followed by exactly three digits",
+            1,
+            3,
+        ),
+        (
+            "1_0000",
+            "invalid integer: groups after `_` have exactly three digits",
+            1,
+            6,
+        ),
         ("01", "invalid integer: leading zeros are not allowed", 1, 1),
         ("-0", "invalid integer: negative zero is written `0`", 1, 1),
         ("+1", "expected a value", 1, 1),
         ("1e5", "invalid integer: exponents are not allowed", 1, 2),
-        ("1.50", "invalid decimal: trailing zeros are not allowed (the fraction is `0` only for whole numbers)", 1, 4),
-        ("1.00", "invalid decimal: trailing zeros are not allowed (the fraction is `0` only for whole numbers)", 1, 4),
-        ("-0.0", "invalid decimal: negative zero is written `0.0`", 1, 1),
+        (
+            "1.50",
+            "invalid decimal: trailing zeros are not allowed (the fraction is `0` only for whole numbers)",
+            1,
+            4,
+        ),
+        (
+            "1.00",
+            "invalid decimal: trailing zeros are not allowed (the fraction is `0` only for whole numbers)",
+            1,
+            4,
+        ),
+        (
+            "-0.0",
+            "invalid decimal: negative zero is written `0.0`",
+            1,
+            1,
+        ),
         ("1.", "unexpected end of input", 1, 3),
-        ("0.0001", "invalid decimal: more than three fraction digits need `_` every three digits", 1, 6),
-        ("1000.5", "invalid decimal: more than three digits need `_` every three digits", 1, 4),
-        ("\"abc", "unclosed string: expected `\"` before end of input", 1, 1),
-        ("[\"a\",\"b", "unclosed string: expected `\"` before end of input", 1, 6),
-        ("\"a\tb\"", "invalid string: control characters must be escaped as `\\` and two lower-case hex digits", 1, 3),
-        ("\"\\41\"", "invalid escape: only control codes, `\"` (`\\22`), `\\` (`\\5c`) and U+007F (`\\7f`) may be escaped", 1, 2),
-        ("\"\\0A\"", "invalid escape: hex digits must be lower case", 1, 2),
-        ("\"\\\\\"", "invalid escape: a backslash is written `\\5c`", 1, 2),
-        ("\"\\n\"", "invalid escape: expected `\\` and two lower-case hex digits", 1, 2),
-        ("B4F", "invalid byte string: hex digits must be lower case", 1, 3),
+        (
+            "0.0001",
+            "invalid decimal: more than three fraction digits need `_` every three digits",
+            1,
+            6,
+        ),
+        (
+            "1000.5",
+            "invalid decimal: more than three digits need `_` every three digits",
+            1,
+            4,
+        ),
+        (
+            "\"abc",
+            "unclosed string: expected `\"` before end of input",
+            1,
+            1,
+        ),
+        (
+            "[\"a\",\"b",
+            "unclosed string: expected `\"` before end of input",
+            1,
+            6,
+        ),
+        (
+            "\"a\tb\"",
+            "invalid string: control characters must be escaped as `\\` and two lower-case hex digits",
+            1,
+            3,
+        ),
+        (
+            "\"\\41\"",
+            "invalid escape: only control codes, `\"` (`\\22`), `\\` (`\\5c`) and U+007F (`\\7f`) may be escaped",
+            1,
+            2,
+        ),
+        (
+            "\"\\0A\"",
+            "invalid escape: hex digits must be lower case",
+            1,
+            2,
+        ),
+        (
+            "\"\\\\\"",
+            "invalid escape: a backslash is written `\\5c`",
+            1,
+            2,
+        ),
+        (
+            "\"\\n\"",
+            "invalid escape: expected `\\` and two lower-case hex digits",
+            1,
+            2,
+        ),
+        (
+            "B4F",
+            "invalid byte string: hex digits must be lower case",
+            1,
+            3,
+        ),
         ("B4", "invalid byte string: odd number of hex digits", 1, 2),
         ("B4g", "invalid byte string: expected hex digit pairs", 1, 2),
         ("[1,\n2]", "expected a value", 1, 4),
         ("[\"你好\",x]", "expected a value", 1, 7),
-        ("[T10:2]", "invalid time: expected two digits for the minute", 1, 7),
-        ("T10:2", "invalid time: expected two digits for the minute", 1, 6),
+        (
+            "[T10:2]",
+            "invalid time: expected two digits for the minute",
+            1,
+            7,
+        ),
+        (
+            "T10:2",
+            "invalid time: expected two digits for the minute",
+            1,
+            6,
+        ),
         ("Q", "expected a value", 1, 1),
         ("[1:2:3]", "expected `,` or `]`", 1, 5),
         ("1:2", "trailing characters after the document", 1, 2),
@@ -141,7 +259,10 @@ fn error_messages_and_positions() {
                         e.column()
                     ));
                 } else {
-                    assert_eq!(e.to_string(), format!("{msg} at line {line} column {column}"));
+                    assert_eq!(
+                        e.to_string(),
+                        format!("{msg} at line {line} column {column}")
+                    );
                 }
             }
         }
@@ -151,7 +272,18 @@ fn error_messages_and_positions() {
 
 #[test]
 fn no_whitespace_anywhere_in_strict() {
-    for doc in [" 1", "1 ", "\n1", "1\n", "[1, 2]", "[ 1]", "[1 ,2]", "[\"a\" :1]", "[\"a\": 1]", "\u{feff}1"] {
+    for doc in [
+        " 1",
+        "1 ",
+        "\n1",
+        "1\n",
+        "[1, 2]",
+        "[ 1]",
+        "[1 ,2]",
+        "[\"a\" :1]",
+        "[\"a\": 1]",
+        "\u{feff}1",
+    ] {
         rejects(doc.as_bytes());
     }
 }
@@ -173,7 +305,11 @@ fn strings_escape_exactly_the_35_code_points() {
         let raw = format!("\"{ch}\"");
         let escaped = format!("\"\\{c:02x}\"");
         assert_eq!(jtoo::from_str(&raw).is_ok(), !must_escape, "raw {c:#x}");
-        assert_eq!(jtoo::from_str(&escaped).is_ok(), must_escape, "escaped {c:#x}");
+        assert_eq!(
+            jtoo::from_str(&escaped).is_ok(),
+            must_escape,
+            "escaped {c:#x}"
+        );
         if must_escape {
             canonical(&escaped);
         } else {
@@ -196,13 +332,19 @@ fn pairs_are_list_items_only() {
     canonical("[D2023-12-30T01Z:5]");
     // Longest match: `:` after an hour or minute continues the time.
     let v = jtoo::from_str("[T10:20]").unwrap();
-    assert!(matches!(&v.as_list().unwrap()[0], Item::Value(Value::DateTime(_))));
+    assert!(matches!(
+        &v.as_list().unwrap()[0],
+        Item::Value(Value::DateTime(_))
+    ));
     rejects(b"[T10:2]");
     rejects(b"\"k\":1");
     rejects(b"[\"k\":\"v\":1]");
     // The value model refuses keys with no unambiguous spelling.
     let t10 = jtoo::from_str("T10").unwrap();
-    assert_eq!(Pair::new(t10, Value::from(20)).unwrap_err().kind(), ErrorKind::AmbiguousKey);
+    assert_eq!(
+        Pair::new(t10, Value::from(20)).unwrap_err().kind(),
+        ErrorKind::AmbiguousKey
+    );
     let t1020 = jtoo::from_str("D2023-12-30T10:20").unwrap();
     assert!(Pair::new(t1020, Value::from(20)).is_err());
     let with_offset = jtoo::from_str("T10:20Z").unwrap();
@@ -225,10 +367,20 @@ fn integers_hold_all_of_i128_and_u128() {
 
 #[test]
 fn decimals() {
-    for doc in ["0.5", "-0.5", "1.234_5", "123_456.789_012_3", "0.000_000_1", "100.0", "1_000_000.0"] {
+    for doc in [
+        "0.5",
+        "-0.5",
+        "1.234_5",
+        "123_456.789_012_3",
+        "0.000_000_1",
+        "100.0",
+        "1_000_000.0",
+    ] {
         canonical(doc);
     }
-    for doc in ["1.234_50", "0.10", "1.0_0", "1._5", "1.5_", "1.5__1", ".5", "1.2_345", "1_0.5", "1.0e3"] {
+    for doc in [
+        "1.234_50", "0.10", "1.0_0", "1._5", "1.5_", "1.5__1", ".5", "1.2_345", "1_0.5", "1.0e3",
+    ] {
         rejects(doc.as_bytes());
     }
     let d: jtoo::Decimal = "1.5".parse().unwrap();
@@ -244,7 +396,10 @@ fn depth_is_limited_without_stack_overflow() {
     let ok = format!("{}{}", "[".repeat(128), "]".repeat(128));
     canonical(&ok);
     let too_deep = format!("{}{}", "[".repeat(129), "]".repeat(129));
-    assert_eq!(rejects(too_deep.as_bytes()).kind(), ErrorKind::DepthLimitExceeded);
+    assert_eq!(
+        rejects(too_deep.as_bytes()).kind(),
+        ErrorKind::DepthLimitExceeded
+    );
     // A raised limit works too (the parser recurses once per level, so give
     // the thread room: debug builds use a few KiB per level).
     let ok = std::thread::Builder::new()
@@ -284,7 +439,11 @@ fn every_proper_prefix_of_a_list_document_fails() {
     canonical(doc);
     for end in 0..doc.len() {
         if doc.is_char_boundary(end) {
-            assert!(jtoo::from_str(&doc[..end]).is_err(), "prefix {:?}", &doc[..end]);
+            assert!(
+                jtoo::from_str(&doc[..end]).is_err(),
+                "prefix {:?}",
+                &doc[..end]
+            );
         }
     }
 }
@@ -303,31 +462,58 @@ fn to_writer_matches_to_vec() {
 
 fn arb_datetime() -> impl Strategy<Value = Value> {
     prop::sample::select(vec![
-        "D2023", "D0001", "D9999", "D2023-01", "D2023-12-31", "D2024-02-29", "D2020-W53", "D2023-W01-1",
-        "T00", "T23:59", "T10:20:30", "T23:59:60", "T10:20:30.400", "T10:20:30.400_500",
-        "T10:20:30.400_500_600", "T10Z", "T10+01", "T10~08", "T10+0530", "D2023Z", "D2023-12~08",
-        "D2023-12+08", "D2023-12-30T01", "D2023-12-30T01:02", "D2023-12-30T01:02:03~08",
-        "D2023-W01-7T23:59:59.999_999_999~2359", "D2023-W05Z",
+        "D2023",
+        "D0001",
+        "D9999",
+        "D2023-01",
+        "D2023-12-31",
+        "D2024-02-29",
+        "D2020-W53",
+        "D2023-W01-1",
+        "T00",
+        "T23:59",
+        "T10:20:30",
+        "T23:59:60",
+        "T10:20:30.400",
+        "T10:20:30.400_500",
+        "T10:20:30.400_500_600",
+        "T10Z",
+        "T10+01",
+        "T10~08",
+        "T10+0530",
+        "D2023Z",
+        "D2023-12~08",
+        "D2023-12+08",
+        "D2023-12-30T01",
+        "D2023-12-30T01:02",
+        "D2023-12-30T01:02:03~08",
+        "D2023-W01-7T23:59:59.999_999_999~2359",
+        "D2023-W05Z",
     ])
     .prop_map(|s| jtoo::from_str(s).unwrap())
 }
 
 fn arb_timestamp() -> impl Strategy<Value = Value> {
-    (-62_135_596_800i64..=253_402_300_799, 0u32..1_000_000_000, 0usize..4).prop_map(|(secs, nanos, p)| {
-        let unit = [1_000_000_000, 1_000_000, 1_000, 1][p];
-        let text = {
-            let frac = nanos / unit * unit;
-            let precision = [
-                jtoo::TimestampPrecision::Seconds,
-                jtoo::TimestampPrecision::Milliseconds,
-                jtoo::TimestampPrecision::Microseconds,
-                jtoo::TimestampPrecision::Nanoseconds,
-            ][p];
-            let nanos = if p == 0 { 0 } else { frac };
-            jtoo::Timestamp::new(secs, nanos, precision).unwrap()
-        };
-        Value::Timestamp(text)
-    })
+    (
+        -62_135_596_800i64..=253_402_300_799,
+        0u32..1_000_000_000,
+        0usize..4,
+    )
+        .prop_map(|(secs, nanos, p)| {
+            let unit = [1_000_000_000, 1_000_000, 1_000, 1][p];
+            let text = {
+                let frac = nanos / unit * unit;
+                let precision = [
+                    jtoo::TimestampPrecision::Seconds,
+                    jtoo::TimestampPrecision::Milliseconds,
+                    jtoo::TimestampPrecision::Microseconds,
+                    jtoo::TimestampPrecision::Nanoseconds,
+                ][p];
+                let nanos = if p == 0 { 0 } else { frac };
+                jtoo::Timestamp::new(secs, nanos, precision).unwrap()
+            };
+            Value::Timestamp(text)
+        })
 }
 
 fn arb_scalar() -> impl Strategy<Value = Value> {
@@ -340,8 +526,9 @@ fn arb_scalar() -> impl Strategy<Value = Value> {
         any::<u128>().prop_map(Value::from),
         (any::<bool>(), any::<u128>(), 0u32..60)
             .prop_map(|(n, c, s)| Value::Decimal(jtoo::Decimal::new(n, c, s).unwrap())),
-        (any::<bool>(), any::<u64>(), -40i64..40)
-            .prop_map(|(n, c, e)| Value::Decimal(jtoo::Decimal::from_scientific(n, c.into(), e).unwrap())),
+        (any::<bool>(), any::<u64>(), -40i64..40).prop_map(|(n, c, e)| Value::Decimal(
+            jtoo::Decimal::from_scientific(n, c.into(), e).unwrap()
+        )),
         any::<f64>()
             .prop_filter("finite", |f| f.is_finite())
             .prop_map(|f| Value::try_from(f).unwrap()),
@@ -355,7 +542,9 @@ fn arb_value() -> impl Strategy<Value = Value> {
         prop::collection::vec(
             prop_oneof![
                 inner.clone().prop_map(Item::Value),
-                (inner.clone(), inner).prop_filter_map("unambiguous key", |(k, v)| Pair::new(k, v).ok().map(Item::Pair)),
+                (inner.clone(), inner).prop_filter_map("unambiguous key", |(k, v)| Pair::new(k, v)
+                    .ok()
+                    .map(Item::Pair)),
             ],
             0..8,
         )
@@ -401,5 +590,24 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
         let _ = jtoo::from_slice(&bytes);
         let _ = jtoo::parse::document(&bytes, jtoo::parse::Syntax::Lenient, 128);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// `validate` agrees with `from_slice` on acceptance and on the error.
+    #[test]
+    fn validate_agrees_with_parse(doc in "[\\[\\],:\"0-9_.\\-+~BDTSYNZW\\\\a-f ]{0,24}") {
+        match (jtoo::from_str(&doc), jtoo::validate(doc.as_bytes())) {
+            (Ok(_), Ok(())) => {}
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => prop_assert!(false, "{doc:?}: parse {a:?}, validate {b:?}"),
+        }
+    }
+
+    #[test]
+    fn validate_accepts_every_encoded_value(v in arb_value()) {
+        prop_assert!(jtoo::validate(&jtoo::to_vec(&v).unwrap()).is_ok());
     }
 }

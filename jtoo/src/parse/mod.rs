@@ -29,6 +29,7 @@ pub mod number;
 pub mod string;
 pub mod temporal;
 pub mod timestamp;
+pub mod validate;
 pub mod ws;
 
 pub use number::Number;
@@ -166,6 +167,34 @@ pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate:
     };
     run()
         .map(|(_, v)| v)
+        .map_err(|e| unwrap_nom_err(e, input).into_error(input))
+}
+
+/// Checks one whole document with the given syntax and depth limit without
+/// building a [`crate::Value`]: same grammar, same errors as [`document`].
+pub fn validate_document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<(), Error> {
+    let run = || -> PResult<'_, ()> {
+        let (rest, ()) = ws::skip(input, syntax)?;
+        if rest.is_empty() {
+            return fail(rest, ErrorKind::ExpectedValue);
+        }
+        let (rest, ()) = validate::value(rest, syntax, max_depth)?;
+        let (rest, ()) = ws::skip(rest, syntax)?;
+        if !rest.is_empty() {
+            // Same message as `document` for a time key without offset.
+            if rest[0] == b':' {
+                if let Ok(v) = crate::from_slice(&input[..input.len() - rest.len()]) {
+                    if v.is_ambiguous_key() {
+                        return fail(rest, ErrorKind::AmbiguousKey);
+                    }
+                }
+            }
+            return fail(rest, ErrorKind::TrailingCharacters);
+        }
+        Ok((rest, ()))
+    };
+    run()
+        .map(|_| ())
         .map_err(|e| unwrap_nom_err(e, input).into_error(input))
 }
 
