@@ -41,6 +41,11 @@ for x in sample(files("valid/jtoo/*/*.jtoo"), 30):
 for n in (8, 32, 128, 512):
     put("value_roundtrip", bytes(random.randrange(256) for _ in range(n)))
 
+# serde_roundtrip: arbitrary bytes drive the derived types.
+for n in (16, 64, 256, 1024, 4096):
+    for _ in range(3):
+        put("serde_roundtrip", bytes(random.randrange(256) for _ in range(n)))
+
 # frame_stream: a control byte (limits and chunking), then frame streams.
 frames = files("valid/frame/*.frames") + files("invalid/frame/*.frames")
 for i, x in enumerate(frames):

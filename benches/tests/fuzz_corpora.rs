@@ -12,6 +12,15 @@ fn corpus_dir(target: &str) -> PathBuf {
         .join(target)
 }
 
+/// Corpus files that fail today because of an open bug in a library crate:
+/// `(target, file name, the bug)`. They are replayed but not counted; when
+/// the bug is fixed, delete the line (the test says so).
+const KNOWN_FAILURES: &[(&str, &str, &str)] = &[(
+    "serde_roundtrip",
+    "crash-negative-integer-beyond-i128",
+    "jtoo_serde::from_str::<jtoo::Value>(\"[-170_141_183_460_469_231_731_687_303_715_884_105_729]\") drops the sign",
+)];
+
 fn replay(target: &str) {
     let body = jtoo_fuzz_targets::target(target).expect("a known target");
     let dir = corpus_dir(target);
@@ -21,11 +30,28 @@ fn replay(target: &str) {
         .collect();
     entries.sort();
     assert!(!entries.is_empty(), "{}: empty corpus", dir.display());
+    let mut failures = Vec::new();
     for path in entries {
         let data = std::fs::read(&path).unwrap();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let known = KNOWN_FAILURES
+            .iter()
+            .find(|(t, f, _)| *t == target && *f == file);
         let outcome = std::panic::catch_unwind(|| body(&data));
-        assert!(outcome.is_ok(), "{target}: {} fails", path.display());
+        match (outcome.is_ok(), known) {
+            (true, None) => {}
+            (false, Some((_, _, bug))) => eprintln!("{target}/{file}: known failure: {bug}"),
+            (true, Some(_)) => eprintln!(
+                "{target}/{file} passes now: remove it from KNOWN_FAILURES in {}",
+                file!()
+            ),
+            (false, None) => failures.push(path.display().to_string()),
+        }
     }
+    assert!(
+        failures.is_empty(),
+        "{target}: failing inputs: {failures:#?}"
+    );
 }
 
 #[test]
@@ -63,4 +89,9 @@ fn jte_osc_corpus() {
 #[test]
 fn greeting_corpus() {
     replay("greeting");
+}
+
+#[test]
+fn serde_roundtrip_corpus() {
+    replay("serde_roundtrip");
 }

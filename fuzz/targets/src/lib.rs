@@ -9,6 +9,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod serde_types;
+
 use arbitrary::{Arbitrary, Unstructured};
 use bytes::BytesMut;
 use jtoo::Value;
@@ -22,6 +24,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("jtoo_parse", jtoo_parse),
     ("htoo_parse", htoo_parse),
     ("value_roundtrip", value_roundtrip),
+    ("serde_roundtrip", serde_roundtrip),
     ("frame_stream", frame_stream),
     ("jte_osc", jte_osc),
     ("greeting", greeting),
@@ -86,6 +89,47 @@ pub fn value_roundtrip(data: &[u8]) {
         return;
     };
     check_encodings(&v);
+}
+
+/// Arbitrary derived structs and enums (see [`serde_types`]) through
+/// jtoo-serde and back: `to_vec` succeeds (NaN and infinities, which JTOO
+/// cannot write, are replaced first), the text is strict JTOO, and
+/// `from_slice` gives the same data.
+pub fn serde_roundtrip(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(mut root) = serde_types::Root::arbitrary(&mut u) else {
+        return;
+    };
+    root.sanitise();
+    let text = match jtoo_serde::to_vec(&root) {
+        Ok(t) => t,
+        Err(e) => panic!("cannot serialize ({e}): {root:?}"),
+    };
+    if let Err(e) = jtoo::from_slice(&text) {
+        panic!(
+            "serialized text is not strict JTOO ({e}): {:?}",
+            String::from_utf8_lossy(&text)
+        );
+    }
+    match jtoo_serde::from_slice::<serde_types::Root>(&text) {
+        Ok(back) => {
+            if back != root {
+                let (a, b) = (format!("{root:?}"), format!("{back:?}"));
+                let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+                let from = a.floor_char_boundary(at.saturating_sub(200));
+                panic!(
+                    "round trip differs at byte {at} of the Debug text:\n before …{}\n after  …{}\n text   {:?}",
+                    a.get(from..(at + 200).min(a.len())).unwrap_or(&a),
+                    b.get(from..(at + 200).min(b.len())).unwrap_or(&b),
+                    String::from_utf8_lossy(&text)
+                );
+            }
+        }
+        Err(e) => panic!(
+            "cannot read back ({e}): {:?}",
+            String::from_utf8_lossy(&text)
+        ),
+    }
 }
 
 /// A tiny deterministic generator of chunk sizes, so a corpus file is
