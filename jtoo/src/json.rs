@@ -1,6 +1,15 @@
 //! JSON ⇄ JTOO conversion of arbitrary values (feature `json`).
 //!
-//! **JSON to JTOO** ([`from_json`]):
+//! Two ways in and out:
+//! - from and to JSON **text**: [`from_json_slice`] / [`from_json_str`] and
+//!   [`to_json_string`] keep member order and every number's exact value
+//!   whatever cargo features serde_json has. Prefer these.
+//! - from and to [`serde_json::Value`]: [`from_json`] and [`to_json`]. These
+//!   are exact and ordered only when serde_json is built with its
+//!   `arbitrary_precision` and `preserve_order` features (this crate does not
+//!   turn them on for you: they change serde_json for a whole program).
+//!
+//! **JSON to JTOO** ([`from_json_slice`], [`from_json`]):
 //!
 //! | JSON | JTOO |
 //! |---|---|
@@ -104,6 +113,20 @@ impl FromJsonOptions {
     }
 }
 
+impl FromJsonOptions {
+    /// The null policy.
+    pub fn null_policy(&self) -> NullPolicy {
+        self.null
+    }
+
+    /// The depth limit.
+    pub fn depth_limit(&self) -> usize {
+        self.max_depth
+    }
+}
+
+pub use crate::json_text::{from_json_slice, from_json_slice_with, from_json_str, to_json_string};
+
 fn null_error() -> Error {
     Error::new(ErrorKind::Unencodable("JSON null has no JTOO form"))
 }
@@ -186,7 +209,10 @@ fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value
 /// assert!(jtoo::json::number_from_json(&n).is_err());
 /// ```
 pub fn number_from_json(n: &Number) -> Result<Value, Error> {
-    number_from_text(n.as_str())
+    // `Display` is the exact source text with `arbitrary_precision`, and the
+    // shortest round-trip digits of the `f64` or integer serde_json kept
+    // otherwise.
+    number_from_text(&n.to_string())
 }
 
 /// Parses JSON number text (`-?int(.frac)?([eE][+-]?exp)?`).

@@ -11,6 +11,8 @@ pub mod encode;
 mod error;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "json")]
+mod json_text;
 mod options;
 pub mod parse;
 mod scan;

@@ -281,12 +281,13 @@ impl Packet {
         Json::Object(map)
     }
 
-    /// The JSON text of the packet.
+    /// The JSON text of the packet, with `data`'s numbers exact (through
+    /// [`jtoo::json::to_json_string`], whatever serde_json's features).
     ///
     /// # Errors
-    /// Never in practice (serde_json's writer into a vector).
+    /// Never in practice.
     pub fn to_json_vec(&self) -> Result<Vec<u8>, JteError> {
-        serde_json::to_vec(&self.to_json()).map_err(JteError::Json)
+        Ok(jtoo::json::to_json_string(&self.to_value()).into_bytes())
     }
 
     /// Reads a packet from a JSON object (through [`jtoo::json::from_json`]:
@@ -306,8 +307,16 @@ impl Packet {
     /// # Errors
     /// Invalid JSON or not a packet.
     pub fn from_json_slice(json: &[u8]) -> Result<Packet, JteError> {
-        let json: Json = serde_json::from_slice(json).map_err(JteError::Json)?;
-        Packet::from_json(&json)
+        // Exact numbers and member order from the text itself, whatever
+        // serde_json's cargo features.
+        match json.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'{') => Packet::from_owned_value(jtoo::json::from_json_slice(json)?),
+            Some(_) => Err(JteError::NotARecord),
+            None => Err(JteError::Json(serde_json::Error::io(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "empty JSON payload",
+            )))),
+        }
     }
 
     /// A frame carrying the packet in its JTOO section (the socket

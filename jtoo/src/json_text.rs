@@ -1,0 +1,506 @@
+//! Exact JSON text ⇄ JTOO, independent of serde_json's cargo features.
+//!
+//! serde_json keeps object order only with its `preserve_order` feature and
+//! exact numbers only with `arbitrary_precision`; both change serde_json for
+//! a whole program once any crate enables them. Converting from JSON *text*
+//! needs neither: this reader keeps member order and every number's exact
+//! value, and the writer prints decimals with their exact digits.
+
+use crate::error::{Error, ErrorKind};
+use crate::json::{FromJsonOptions, NullPolicy};
+use crate::types::{Decimal, Integer};
+use crate::value::{Item, Pair, Value};
+
+struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    options: FromJsonOptions,
+}
+
+/// What a JSON value turned into: a JTOO value, or a `null`.
+enum Read {
+    Value(Value),
+    Null,
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, kind: ErrorKind) -> Error {
+        Error::at(kind, self.input, self.pos)
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.input.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    fn expect_literal(&mut self, lit: &[u8]) -> Result<(), Error> {
+        if self.input[self.pos..].starts_with(lit) {
+            self.pos += lit.len();
+            Ok(())
+        } else {
+            Err(self.err(ErrorKind::ExpectedValue))
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Read, Error> {
+        self.skip_ws();
+        match self.peek() {
+            None => Err(self.err(ErrorKind::UnexpectedEnd)),
+            Some(b'{') => self.object(depth).map(Read::Value),
+            Some(b'[') => self.array(depth).map(Read::Value),
+            Some(b'"') => self.string().map(|s| Read::Value(Value::String(s))),
+            Some(b't') => self
+                .expect_literal(b"true")
+                .map(|()| Read::Value(Value::Bool(true))),
+            Some(b'f') => self
+                .expect_literal(b"false")
+                .map(|()| Read::Value(Value::Bool(false))),
+            Some(b'n') => self.expect_literal(b"null").map(|()| Read::Null),
+            Some(b'-' | b'0'..=b'9') => self.number().map(Read::Value),
+            Some(_) => Err(self.err(ErrorKind::ExpectedValue)),
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Result<usize, Error> {
+        depth
+            .checked_sub(1)
+            .ok_or_else(|| self.err(ErrorKind::DepthLimitExceeded))
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value, Error> {
+        let depth = self.enter(depth)?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Value::List(items));
+        }
+        loop {
+            let at = self.pos;
+            match self.value(depth)? {
+                Read::Value(v) => items.push(Item::Value(v)),
+                Read::Null => {
+                    self.pos = at;
+                    self.skip_ws();
+                    return Err(self.err(ErrorKind::Unencodable("JSON null has no JTOO form")));
+                }
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::List(items));
+                }
+                None => return Err(self.err(ErrorKind::UnexpectedEnd)),
+                Some(_) => return Err(self.err(ErrorKind::ExpectedCommaOrEnd)),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value, Error> {
+        let depth = self.enter(depth)?;
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Value::List(items));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.err(ErrorKind::InvalidString(
+                    "expected a `\"` starting an object key",
+                )));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.err(ErrorKind::ExpectedValue));
+            }
+            self.pos += 1;
+            let at = self.pos;
+            match self.value(depth)? {
+                Read::Value(v) => items.push(Item::Pair(Pair::with_str_key(key, v))),
+                Read::Null if self.options.null_policy() == NullPolicy::OmitMembers => {}
+                Read::Null => {
+                    self.pos = at;
+                    self.skip_ws();
+                    return Err(self.err(ErrorKind::Unencodable("JSON null has no JTOO form")));
+                }
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::List(items));
+                }
+                None => return Err(self.err(ErrorKind::UnexpectedEnd)),
+                Some(_) => return Err(self.err(ErrorKind::ExpectedValue)),
+            }
+        }
+    }
+
+    /// A JSON string; escapes are decoded by serde_json (surrogate pairs and
+    /// all), plain runs are validated and copied once.
+    fn string(&mut self) -> Result<String, Error> {
+        let start = self.pos;
+        let mut i = start + 1;
+        let mut escaped = false;
+        loop {
+            match memchr::memchr2(b'"', b'\\', &self.input[i..]) {
+                None => {
+                    self.pos = start;
+                    return Err(self.err(ErrorKind::UnclosedString));
+                }
+                Some(n) if self.input[i + n] == b'\\' => {
+                    escaped = true;
+                    i += n + 2;
+                    if i > self.input.len() {
+                        self.pos = start;
+                        return Err(self.err(ErrorKind::UnclosedString));
+                    }
+                }
+                Some(n) => {
+                    i += n;
+                    break;
+                }
+            }
+        }
+        let raw = &self.input[start..=i];
+        self.pos = i + 1;
+        if !escaped {
+            let body = &raw[1..raw.len() - 1];
+            if let Some(bad) = body.iter().position(|&b| b < 0x20) {
+                self.pos = start + 1 + bad;
+                return Err(self.err(ErrorKind::InvalidString(
+                    "control characters must be escaped in JSON",
+                )));
+            }
+            return std::str::from_utf8(body).map(str::to_owned).map_err(|e| {
+                self.pos = start + 1 + e.valid_up_to();
+                self.err(ErrorKind::InvalidUtf8)
+            });
+        }
+        serde_json::from_slice::<String>(raw).map_err(|_| {
+            self.pos = start;
+            self.err(ErrorKind::InvalidString("invalid JSON string"))
+        })
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, exactly.
+    fn number(&mut self) -> Result<Value, Error> {
+        let start = self.pos;
+        let b = self.input;
+        let mut i = start;
+        let negative = b.get(i) == Some(&b'-');
+        if negative {
+            i += 1;
+        }
+        let digits_at = i;
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(b'0'..=b'9') = b.get(i) {
+                    i += 1;
+                }
+            }
+            _ => {
+                self.pos = i;
+                return Err(self.err(ErrorKind::InvalidDecimal("expected a digit")));
+            }
+        }
+        let int_end = i;
+        let mut frac = &b[i..i];
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let f = i;
+            while let Some(b'0'..=b'9') = b.get(i) {
+                i += 1;
+            }
+            if i == f {
+                self.pos = i;
+                return Err(self.err(ErrorKind::InvalidDecimal("expected a digit after `.`")));
+            }
+            frac = &b[f..i];
+        }
+        let mut exp: i64 = 0;
+        let mut has_exp = false;
+        if let Some(b'e' | b'E') = b.get(i) {
+            has_exp = true;
+            i += 1;
+            let neg_exp = match b.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let e = i;
+            while let Some(&d @ b'0'..=b'9') = b.get(i) {
+                // Saturate: anything this large is out of range anyway.
+                exp = exp.saturating_mul(10).saturating_add(i64::from(d - b'0'));
+                i += 1;
+            }
+            if i == e {
+                self.pos = i;
+                return Err(self.err(ErrorKind::InvalidDecimal(
+                    "expected a digit in the exponent",
+                )));
+            }
+            if neg_exp {
+                exp = -exp;
+            }
+        }
+        self.pos = i;
+        let int = &b[digits_at..int_end];
+        let out_of_range =
+            |s: &Self, why| Error::at(ErrorKind::NumberOutOfRange(why), s.input, start);
+        if frac.is_empty() && !has_exp {
+            let mut v: u128 = 0;
+            for &d in int {
+                v = v
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(u128::from(d - b'0')))
+                    .ok_or_else(|| out_of_range(self, "integer beyond 128 bits"))?;
+            }
+            return Ok(Value::Integer(Integer::new(negative, v)));
+        }
+        // coefficient = int digits ++ frac digits (leading zeros skipped,
+        // trailing zeros counted into the exponent so long zero runs fit).
+        let mut coef: u128 = 0;
+        let mut zeros: i64 = 0;
+        for &d in int.iter().chain(frac) {
+            if d == b'0' {
+                zeros += 1;
+                continue;
+            }
+            for _ in 0..=zeros {
+                coef = coef.checked_mul(10).ok_or_else(|| {
+                    out_of_range(
+                        self,
+                        "more significant digits than a 128-bit coefficient holds",
+                    )
+                })?;
+            }
+            coef += u128::from(d - b'0');
+            zeros = 0;
+        }
+        let frac_len = i64::try_from(frac.len()).unwrap_or(i64::MAX);
+        let exponent = exp.saturating_add(zeros).saturating_sub(frac_len);
+        Decimal::from_scientific(negative, coef, exponent)
+            .map(Value::Decimal)
+            .map_err(|_| out_of_range(self, "decimal outside the range JTOO's Decimal holds"))
+    }
+}
+
+/// Converts JSON text to JTOO exactly: member order kept, numbers with their
+/// exact values, `null` members left out (other nulls are errors), whatever
+/// cargo features serde_json was built with.
+///
+/// ```
+/// let v = jtoo::json::from_json_slice(br#"{"b":1,"a":[1.50,1e5,-0],"n":null}"#).unwrap();
+/// assert_eq!(v.to_string(), r#"["b":1,"a":[1.5,100_000.0,0]]"#);
+/// let e = jtoo::json::from_json_slice(b"[1,null]").unwrap_err();
+/// assert_eq!(e.column(), 4);
+/// ```
+///
+/// # Errors
+/// Invalid JSON, a `null` that cannot be omitted, a number out of range,
+/// nesting deeper than the limit; all with positions.
+pub fn from_json_slice(input: &[u8]) -> Result<Value, Error> {
+    from_json_slice_with(input, &FromJsonOptions::default())
+}
+
+/// [`from_json_slice`] with options (null policy, depth limit).
+///
+/// # Errors
+/// As [`from_json_slice`].
+pub fn from_json_slice_with(input: &[u8], options: &FromJsonOptions) -> Result<Value, Error> {
+    let mut r = Reader {
+        input,
+        pos: 0,
+        options: *options,
+    };
+    let v = match r.value(options.depth_limit())? {
+        Read::Value(v) => v,
+        Read::Null => {
+            r.pos = 0;
+            r.skip_ws();
+            return Err(r.err(ErrorKind::Unencodable("JSON null has no JTOO form")));
+        }
+    };
+    r.skip_ws();
+    if r.pos != input.len() {
+        return Err(r.err(ErrorKind::TrailingCharacters));
+    }
+    Ok(v)
+}
+
+/// [`from_json_slice`] on a `&str`.
+///
+/// # Errors
+/// As [`from_json_slice`].
+pub fn from_json_str(input: &str) -> Result<Value, Error> {
+    from_json_slice(input.as_bytes())
+}
+
+/// Writes `value` as compact JSON text with exact numbers (the mapping of
+/// [`crate::json::to_json`], without going through `serde_json::Number`).
+///
+/// ```
+/// let v = jtoo::from_str(r#"["a":1_000.123_456_789_012_345_678_9,"b":[Y,B4f]]"#).unwrap();
+/// assert_eq!(jtoo::json::to_json_string(&v), r#"{"a":1000.1234567890123456789,"b":[true,"4f"]}"#);
+/// ```
+pub fn to_json_string(value: &Value) -> String {
+    let mut out = String::new();
+    write_json(&mut out, value);
+    out
+}
+
+fn write_json_str(out: &mut String, s: &str) {
+    // serde_json's string escaping, through its Serializer.
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
+}
+
+fn write_json(out: &mut String, value: &Value) {
+    match value {
+        Value::String(s) => write_json_str(out, s),
+        Value::Bytes(b) => {
+            out.push('"');
+            for x in b {
+                out.push_str(&format!("{x:02x}"));
+            }
+            out.push('"');
+        }
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Integer(i) => out.push_str(&i.to_plain_string()),
+        Value::Decimal(d) => out.push_str(&d.to_plain_string()),
+        Value::DateTime(_) | Value::Timestamp(_) => write_json_str(out, &value.to_string()),
+        Value::List(items) => {
+            let object = !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_)));
+            if object {
+                out.push('{');
+                for (n, item) in items.iter().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    if let Item::Pair(p) = item {
+                        match p.key() {
+                            Value::String(k) => write_json_str(out, k),
+                            other => write_json_str(out, &other.to_string()),
+                        }
+                        out.push(':');
+                        write_json(out, p.value());
+                    }
+                }
+                out.push('}');
+            } else {
+                out.push('[');
+                for (n, item) in items.iter().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    match item {
+                        Item::Value(v) => write_json(out, v),
+                        Item::Pair(p) => {
+                            out.push('{');
+                            match p.key() {
+                                Value::String(k) => write_json_str(out, k),
+                                other => write_json_str(out, &other.to_string()),
+                            }
+                            out.push(':');
+                            write_json(out, p.value());
+                            out.push('}');
+                        }
+                    }
+                }
+                out.push(']');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_exact() {
+        let cases = [
+            ("0", "0"),
+            ("-0", "0"),
+            ("-0.0", "0.0"),
+            ("1.50", "1.5"),
+            ("1e5", "100_000.0"),
+            ("1E+2", "100.0"),
+            ("12.5e-1", "1.25"),
+            ("-65.613616999999977", "-65.613_616_999_999_977"),
+            (
+                "340282366920938463463374607431768211455",
+                "340_282_366_920_938_463_463_374_607_431_768_211_455",
+            ),
+            (
+                "0.000000000000000000000000000000000000000001",
+                "0.000_000_000_000_000_000_000_000_000_000_000_000_000_001",
+            ),
+        ];
+        for (json, jtoo) in cases {
+            assert_eq!(from_json_str(json).unwrap().to_string(), jtoo, "{json}");
+        }
+        for bad in [
+            "1e999999999",
+            "340282366920938463463374607431768211456",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            ".5",
+            "+1",
+        ] {
+            assert!(from_json_str(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn structure_order_and_nulls() {
+        let v = from_json_str(r#" {"z":{"y":[true,false,"a\u00e9\ud83d\ude00\n"]},"a":null} "#)
+            .unwrap();
+        assert_eq!(
+            v.to_string(),
+            "[\"z\":[\"y\":[Y,N,\"a\u{e9}\u{1f600}\\0a\"]]]"
+        );
+        assert!(from_json_str("null").is_err());
+        assert!(from_json_str("[null]").is_err());
+        assert!(from_json_str("{\"a\":1,}").is_err());
+        assert!(from_json_str("[1] x").is_err());
+        assert!(from_json_str(&"[".repeat(100_000)).is_err());
+        assert!(from_json_str("\"a\tb\"").is_err());
+    }
+
+    #[test]
+    fn writer_round_trips_the_corpus_shapes() {
+        for json in [
+            r#"{"a":[1,2.5,{"b":"c\"d"}],"e":"x"}"#,
+            "[]",
+            "[1,-2,0.001]",
+        ] {
+            let v = from_json_str(json).unwrap();
+            assert_eq!(to_json_string(&v), json);
+        }
+    }
+}
