@@ -211,7 +211,10 @@ impl Decimal {
         let mut buf = [0u8; 56];
         let mut c = itoa::Buffer::new();
         let mut e = itoa::Buffer::new();
-        let (c, e) = (c.format(self.coefficient()).as_bytes(), e.format(self.exp).as_bytes());
+        let (c, e) = (
+            c.format(self.coefficient()).as_bytes(),
+            e.format(self.exp).as_bytes(),
+        );
         let n = c.len() + 1 + e.len(); // at most 39 + 1 + 11
         buf[..c.len()].copy_from_slice(c);
         buf[c.len()] = b'e';
