@@ -141,6 +141,44 @@ fn our_cli_passes_htoo() {
 }
 
 #[test]
+fn our_cli_passes_frames_and_greetings() {
+    let jtoo = jtoo_bin().display().to_string();
+    // `--protocol P` for each protocol the responder must support.
+    let dir = spec_tests::cases::default_cases_dir();
+    let rev = spec_tests::latest_revision(&dir).unwrap();
+    let protocols = std::fs::read_to_string(dir.join(rev).join("greeting/PROTOCOLS")).unwrap();
+    let flags: String = protocols
+        .lines()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| format!(" --protocol '{p}'"))
+        .collect();
+    assert!(!flags.is_empty());
+    let (code, report) = run(&[
+        "--frame-decoder",
+        &format!("{jtoo} frame decode"),
+        "--greeting-checker",
+        &format!("{jtoo} frame check-greeting{flags}"),
+        "--skip",
+        &known_failures(),
+        "--skip",
+        &known_cli_failures(),
+    ]);
+    assert_eq!(failures(&report), Vec::<String>::new());
+    assert_eq!(count(&report, "stale"), 0, "stale known failures: {report}");
+    assert_eq!(code, 0);
+    let cases = count_cases("valid/frame/", ".frames")
+        + count_cases("invalid/frame/", ".frames")
+        + count_cases("greeting/", ".frames");
+    assert!(cases >= 60, "only {cases} frame and greeting cases");
+    assert_eq!(
+        count(&report, "passed") + count(&report, "skipped"),
+        cases,
+        "{report}"
+    );
+}
+
+#[test]
 fn a_decoder_that_rejects_everything_fails_every_valid_case() {
     let reject = script("reject-all.sh", "cat >/dev/null\necho nope >&2\nexit 1");
     let (code, report) = run(&["--decoder", &reject]);

@@ -1,5 +1,6 @@
-//! `jtoo frame …`: decode and encode JTOO frames, and a reference server and
-//! client for JTOO protocols.
+//! `jtoo frame …`: decode and encode JTOO frames, a reference server and
+//! client for JTOO protocols, and a greeting checker for the conformance
+//! suite.
 //!
 //! Frames are shown as JSON lines, one per frame:
 //! `{"jtoo":"<canonical text>" or null,"binary":"<lower-case hex>"}`.
@@ -7,7 +8,7 @@
 use jtoo_frame::bytes::BytesMut;
 use jtoo_frame::futures::{SinkExt, StreamExt};
 use jtoo_frame::tokio_util::codec::Decoder;
-use jtoo_frame::{Frame, FrameCodec, Greeting, Handshake, HandshakeError};
+use jtoo_frame::{Frame, FrameCodec, FrameError, Greeting, Handshake, HandshakeError};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,6 +44,25 @@ pub enum FrameCommand {
         #[arg(long, default_value_t = 10)]
         timeout: u64,
     },
+    /// Play the responder of a greeting handshake on one byte stream, as
+    /// `frame serve` does on a connection (the conformance suite's
+    /// `--greeting-checker`): read the initiator's bytes from FILE or stdin,
+    /// then exit 0 with nothing on stdout to accept; exit 1 with nothing on
+    /// stdout to terminate (malformed or over-16-KiB greeting frame, bad
+    /// greeting, no greeting); or write the exact 505 reply to stdout and
+    /// exit 1 for an unsupported protocol. Bytes after the greeting frame
+    /// are the connection's next frames and are not read. Exit 2 on an I/O
+    /// error. The outcome is logged to stderr.
+    CheckGreeting {
+        /// A supported protocol (repeat for several).
+        #[arg(long = "protocol", required = true)]
+        protocols: Vec<String>,
+        /// Seconds the initiator has to send its greeting.
+        #[arg(long, default_value_t = 10)]
+        timeout: u64,
+        /// Input file (stdin when absent or `-`).
+        file: Option<PathBuf>,
+    },
     /// A reference client: send a greeting, then the frames read from stdin
     /// (JSON lines as in `frame encode`), printing replies as `frame decode`
     /// does.
@@ -66,7 +86,67 @@ pub fn run(cmd: FrameCommand) -> u8 {
             timeout,
         } => block_on(serve(listen, protocols, Duration::from_secs(timeout))),
         FrameCommand::Connect { addr, protocol } => block_on(connect(addr, protocol)),
+        FrameCommand::CheckGreeting {
+            protocols,
+            timeout,
+            file,
+        } => check_greeting(file, &protocols, Duration::from_secs(timeout)),
     }
+}
+
+/// `frame check-greeting`: runs jtoo-frame's server handshake
+/// ([`Handshake::server`]) on stdin (or FILE) joined with stdout, so every
+/// greeting rule, the 16 KiB limit and the 505 reply are the library's own.
+fn check_greeting(file: Option<PathBuf>, protocols: &[String], timeout: Duration) -> u8 {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("jtoo: cannot start the async runtime: {e}");
+            return 2;
+        }
+    };
+    let status = rt.block_on(async {
+        let input: Box<dyn tokio::io::AsyncRead + Unpin + Send> = match file {
+            Some(p) if p.as_os_str() != "-" => match tokio::fs::File::open(&p).await {
+                Ok(f) => Box::new(f),
+                Err(e) => {
+                    eprintln!("jtoo: cannot read {}: {e}", p.display());
+                    return 2;
+                }
+            },
+            _ => Box::new(tokio::io::stdin()),
+        };
+        let io = tokio::io::join(input, tokio::io::stdout());
+        match Handshake::new()
+            .timeout(timeout)
+            .server(io, protocols)
+            .await
+        {
+            Ok((_, greeting)) => {
+                eprintln!("accepted protocol {:?}", greeting.protocol());
+                0
+            }
+            Err(HandshakeError::Frame(FrameError::Io(e))) => {
+                eprintln!("jtoo: cannot read the greeting: {e}");
+                2
+            }
+            Err(e @ HandshakeError::UnsupportedProtocol(_)) => {
+                eprintln!("{e}");
+                1
+            }
+            Err(e) => {
+                eprintln!("terminated without reply: {e}");
+                1
+            }
+        }
+    });
+    // A blocking read of stdin may still be pending after an early
+    // decision: do not wait for it.
+    rt.shutdown_background();
+    status
 }
 
 fn block_on(f: impl std::future::Future<Output = u8>) -> u8 {
