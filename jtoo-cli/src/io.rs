@@ -36,3 +36,31 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), u8> {
             2
         })
 }
+
+/// Parses a document file's bytes: HTOO, or strict JTOO where one final `\n`
+/// (as `jtoo fmt` writes it) ends the text file and is not part of the
+/// document. (`jtoo decode`, the conformance decoder, reads exact bytes.)
+pub fn parse_document(bytes: &[u8], htoo: bool) -> Result<jtoo::Value, jtoo::Error> {
+    if htoo {
+        htoo::from_slice(bytes)
+    } else {
+        jtoo::from_slice(bytes.strip_suffix(b"\n").unwrap_or(bytes))
+    }
+}
+
+/// Reads FILE (or stdin) and parses it with [`parse_document`]. On failure
+/// prints `name:line:col: message` (or the I/O error) to stderr and returns
+/// the exit code: 1 for invalid input, 2 for I/O errors.
+pub fn read_document(file: Option<&Path>, htoo: bool) -> Result<(String, jtoo::Value), u8> {
+    let (name, bytes) = read_input(file).map_err(|msg| {
+        eprintln!("{msg}");
+        2
+    })?;
+    match parse_document(&bytes, htoo) {
+        Ok(value) => Ok((name, value)),
+        Err(e) => {
+            eprintln!("{name}:{}:{}: {}", e.line(), e.column(), e.message());
+            Err(1)
+        }
+    }
+}

@@ -118,3 +118,17 @@ fn demo_runs_on_built_in_data() {
     assert!(!text.contains("FAIL"));
     assert_eq!(text.matches("ok  ").count(), 3);
 }
+
+#[test]
+fn text_file_commands_accept_one_final_newline_but_decode_does_not() {
+    let out = jtoo(&["fmt"], b"[1]\n");
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), &b"[1]\n"[..])
+    );
+    let again = jtoo(&["fmt"], &out.stdout);
+    assert_eq!(again.stdout, b"[1]\n");
+    assert_eq!(jtoo(&["fmt"], b"[1]\n\n").status.code(), Some(1));
+    assert_eq!(jtoo(&["check"], b"[1]\n").status.code(), Some(0));
+    assert_eq!(jtoo(&["decode"], b"[1]\n").status.code(), Some(1));
+}

@@ -33,11 +33,7 @@ pub fn run(args: Args) -> u8 {
                 continue;
             }
         };
-        let parsed = if args.htoo {
-            htoo::from_slice(&bytes)
-        } else {
-            jtoo::from_slice(&bytes)
-        };
+        let parsed = crate::io::parse_document(&bytes, args.htoo);
         if let Err(e) = parsed {
             println!("{name}:{}:{}: {}", e.line(), e.column(), e.message());
             if args.htoo {

@@ -1,6 +1,6 @@
 //! `jtoo to-json [--htoo] [--pretty] [FILE]`: a JTOO (or HTOO) document as JSON.
 
-use crate::io::{read_input, write_stdout};
+use crate::io::write_stdout;
 use std::path::PathBuf;
 
 /// Arguments of `jtoo to-json`.
@@ -22,26 +22,9 @@ pub struct Args {
 /// lower-case hex strings, dates and times their JTOO text). Exit 0; 1 for
 /// invalid input; 2 for usage or I/O errors.
 pub fn run(args: Args) -> u8 {
-    let (name, bytes) = match read_input(args.file.as_deref()) {
+    let (name, value) = match crate::io::read_document(args.file.as_deref(), args.htoo) {
         Ok(x) => x,
-        Err(msg) => {
-            eprintln!("{msg}");
-            return 2;
-        }
-    };
-    let parsed = if args.htoo {
-        htoo::from_slice(&bytes)
-    } else {
-        // One final newline ends the text file (as `jtoo fmt` writes it); it
-        // is not part of the document.
-        jtoo::from_slice(bytes.strip_suffix(b"\n").unwrap_or(&bytes))
-    };
-    let value = match parsed {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("{name}:{}:{}: {}", e.line(), e.column(), e.message());
-            return 1;
-        }
+        Err(code) => return code,
     };
     let json = jtoo::json::to_json(&value);
     let text = if args.pretty {
