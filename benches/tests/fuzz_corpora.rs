@@ -15,11 +15,7 @@ fn corpus_dir(target: &str) -> PathBuf {
 /// Corpus files that fail today because of an open bug in a library crate:
 /// `(target, file name, the bug)`. They are replayed but not counted; when
 /// the bug is fixed, delete the line (the test says so).
-const KNOWN_FAILURES: &[(&str, &str, &str)] = &[(
-    "serde_roundtrip",
-    "crash-negative-integer-beyond-i128",
-    "jtoo_serde::from_str::<jtoo::Value>(\"[-170_141_183_460_469_231_731_687_303_715_884_105_729]\") drops the sign",
-)];
+const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 
 fn replay(target: &str) {
     let body = jtoo_fuzz_targets::target(target).expect("a known target");
@@ -94,4 +90,19 @@ fn greeting_corpus() {
 #[test]
 fn serde_roundtrip_corpus() {
     replay("serde_roundtrip");
+}
+
+/// Found by `serde_roundtrip` (`corpus/serde_roundtrip/crash-negative-integer-beyond-i128`,
+/// which the target now skips): jtoo-serde reads a negative integer below
+/// `i128::MIN` into a `jtoo::Value` without its sign. Un-ignore once fixed.
+#[test]
+#[ignore = "open bug in jtoo-serde: negative integers below i128::MIN lose their sign"]
+fn jtoo_serde_value_keeps_the_sign_of_integers_below_i128() {
+    for text in [
+        "[-170_141_183_460_469_231_731_687_303_715_884_105_729]",
+        "[N,-297_623_718_103_276_260_469_732_451_033_273_967_815:1]",
+    ] {
+        let v: jtoo::Value = jtoo_serde::from_str(text).unwrap();
+        assert_eq!(v, jtoo::from_str(text).unwrap(), "{text}");
+    }
 }

@@ -64,11 +64,13 @@ fn timed<T>(f: impl FnOnce() -> T) -> Duration {
 
 /// Median seconds per run of `a` and `b`, sampled alternately.
 fn measure(plan: Plan, mut a: Run<'_>, mut b: Run<'_>) -> (f64, f64) {
-    // Warm up both, and learn how many runs fill a sample.
+    // Warm up both, and learn how many runs fill a sample: by wall time,
+    // which includes a run's untimed setup (copying a frame stream).
     let per_run = |f: &mut Run<'_>| {
-        let d = f();
-        let d = d.max(f());
-        d.as_secs_f64().max(1e-9)
+        f();
+        let t = Instant::now();
+        f();
+        t.elapsed().as_secs_f64().max(1e-9)
     };
     let na = ((plan.sample_time.as_secs_f64() / per_run(&mut a)) as usize).max(1);
     let nb = ((plan.sample_time.as_secs_f64() / per_run(&mut b)) as usize).max(1);

@@ -101,6 +101,12 @@ pub fn serde_roundtrip(data: &[u8]) {
         return;
     };
     root.sanitise();
+    if root.value.as_ref().is_some_and(has_integer_below_i128) {
+        // Known bug, skipped so the fuzzer can look further: jtoo-serde
+        // reads a negative integer below i128::MIN into `jtoo::Value` without
+        // its sign (pinned by an ignored test in benches/tests/fuzz_corpora.rs).
+        return;
+    }
     let text = match jtoo_serde::to_vec(&root) {
         Ok(t) => t,
         Err(e) => panic!("cannot serialize ({e}): {root:?}"),
@@ -129,6 +135,20 @@ pub fn serde_roundtrip(data: &[u8]) {
             "cannot read back ({e}): {:?}",
             String::from_utf8_lossy(&text)
         ),
+    }
+}
+
+/// `true` when `v` holds an integer below `i128::MIN`, at any depth.
+fn has_integer_below_i128(v: &Value) -> bool {
+    match v {
+        Value::Integer(i) => i.is_negative() && i.magnitude() > i128::MAX as u128 + 1,
+        Value::List(items) => items.iter().any(|item| match item {
+            jtoo::Item::Value(v) => has_integer_below_i128(v),
+            jtoo::Item::Pair(p) => {
+                has_integer_below_i128(p.key()) || has_integer_below_i128(p.value())
+            }
+        }),
+        _ => false,
     }
 }
 
@@ -450,8 +470,10 @@ pub fn greeting(data: &[u8]) {
             return;
         };
         match Frame::from_value(&v) {
-            Ok(f) => f,
-            Err(_) => return,
+            // Over 16 KiB a greeting breaks the size rule, which the
+            // handshake's codec enforces before `from_frame` sees it.
+            Ok(f) if f.encoded_len() <= GREETING_MAX_LEN => f,
+            _ => return,
         }
     };
     let value = frame.value().ok().flatten();
@@ -460,8 +482,17 @@ pub fn greeting(data: &[u8]) {
         (Ok(g), Some((protocol, fields))) => {
             assert_eq!(g.protocol(), protocol);
             assert_eq!(g.fields(), &fields[..]);
-            let f2 = g.to_frame();
-            assert!(matches!(f2, Ok(ref f2) if Greeting::from_frame(f2).as_ref() == Ok(&g)));
+            match g.to_frame() {
+                Ok(f2) => {
+                    let back = Greeting::from_frame(&f2);
+                    assert!(
+                        back.as_ref() == Ok(&g),
+                        "greeting does not read back from its own frame:\n greeting {g:?}\n frame    {:?}\n read     {back:?}",
+                        f2.jtoo_str()
+                    );
+                }
+                Err(e) => panic!("cannot write an accepted greeting ({e}): {g:?}"),
+            }
         }
         (Err(_), None) => {}
         (Ok(g), None) => panic!("accepted a greeting that breaks a rule: {g:?} from {value:?}"),

@@ -1,0 +1,63 @@
+//! Runs one JTOO workload in a loop, for a profiler:
+//! `valgrind --tool=callgrind target/release/profile WORKLOAD FILE [RUNS]`.
+//!
+//! WORKLOAD: `parse`, `htoo`, `encode`, `typed-de`, `typed-ser` (FILE is
+//! `twitter`, `citm_catalog` or `canada`), `frame-decode` (FILE `small` or
+//! `large`), `jte` (FILE ignored).
+#![forbid(unsafe_code)]
+
+use benches::{
+    BoxError, Doc, JsonDe, JteStream, JtooDe, Shape, decode_all, encode_frames, frame_codec,
+    frames_of, typed_from,
+};
+use std::hint::black_box;
+
+fn main() -> Result<(), BoxError> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let what = args.first().map_or("parse", String::as_str);
+    let file = args.get(1).map_or("twitter", String::as_str);
+    let runs: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(10);
+    let doc = || -> Result<Doc, BoxError> {
+        let name = benches::FILES
+            .iter()
+            .find(|f| **f == file)
+            .ok_or("unknown file")?;
+        Doc::load(name)
+    };
+    match what {
+        "parse" | "htoo" | "encode" | "typed-de" | "typed-ser" => {
+            let d = doc()?;
+            let model = typed_from(d.name, &d.json, JsonDe)?;
+            for _ in 0..runs {
+                match what {
+                    "parse" => drop(black_box(jtoo::from_slice(&d.jtoo)?)),
+                    "htoo" => drop(black_box(htoo::from_str(&d.htoo)?)),
+                    "encode" => drop(black_box(jtoo::to_vec(&d.value)?)),
+                    "typed-de" => drop(black_box(typed_from(d.name, &d.jtoo, JtooDe)?)),
+                    _ => drop(black_box(model.to_jtoo())),
+                }
+            }
+        }
+        "frame-decode" => {
+            let shape = if file == "large" {
+                Shape::LARGE
+            } else {
+                Shape::SMALL
+            };
+            let encoded = encode_frames(&mut frame_codec(shape), &frames_of(&shape.messages()))?;
+            for _ in 0..runs {
+                let mut b = encoded.clone();
+                black_box(decode_all(&mut frame_codec(shape), &mut b)?);
+            }
+        }
+        "jte" => {
+            let s = JteStream::build(20_000)?;
+            for _ in 0..runs {
+                let mut b = s.frames.clone();
+                black_box(JteStream::decode_frames(&mut b)?);
+            }
+        }
+        _ => return Err(format!("unknown workload {what}").into()),
+    }
+    Ok(())
+}
