@@ -45,14 +45,15 @@ pub struct Node {
     pub blob: Vec<u8>,
 }
 
-/// Every kind of variant.
+/// Every kind of variant. (No `Option` as variant content: a `None` there
+/// has no JTOO form, by design.)
 #[derive(Arbitrary, Serialize, Deserialize, Debug, PartialEq, Clone)]
 pub enum Shape {
     Empty,
     Circle(f64),
     Point(i32, i32),
     Named { name: String, sides: Option<u8> },
-    Boxed(Box<Option<Node>>),
+    Boxed(Box<Node>),
 }
 
 /// A unit struct.
@@ -94,11 +95,7 @@ impl Shape {
     fn sanitise(&mut self) {
         match self {
             Shape::Circle(r) => finite(r),
-            Shape::Boxed(b) => {
-                if let Some(n) = b.as_mut() {
-                    n.sanitise();
-                }
-            }
+            Shape::Boxed(n) => n.sanitise(),
             _ => {}
         }
     }
