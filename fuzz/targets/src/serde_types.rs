@@ -3,6 +3,8 @@
 //! maps hold no options), byte strings, floats, every kind of enum variant,
 //! and JTOO's own types as fields.
 
+#![allow(missing_docs)]
+
 use arbitrary::Arbitrary;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
