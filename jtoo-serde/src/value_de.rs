@@ -47,8 +47,14 @@ fn visit_integer<'de, V: Visitor<'de>>(i: Integer, visitor: V) -> Result<V::Valu
         visitor.visit_u64(v)
     } else if let Some(v) = i.to_i128() {
         visitor.visit_i128(v)
-    } else {
+    } else if !i.is_negative() {
         visitor.visit_u128(i.magnitude())
+    } else {
+        // serde has no primitive below i128::MIN: refuse rather than
+        // lose the sign.
+        Err(de::Error::custom(
+            "integer below i128::MIN cannot pass through serde",
+        ))
     }
 }
 

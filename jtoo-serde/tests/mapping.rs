@@ -495,3 +495,21 @@ fn serde_json_value_null_rule() {
         r#"["n":100_000.0,"m":1.5,"i":0]"#
     );
 }
+
+/// serde has no integer primitive below `i128::MIN`: such integers are a
+/// clear error through serde, never a silent change of sign.
+#[test]
+fn integers_below_i128_min_are_refused_not_flipped() {
+    let text = "[-170_141_183_460_469_231_731_687_303_715_884_105_729]";
+    let v = jtoo::from_str(text).unwrap();
+    match jtoo_serde::from_str::<jtoo::Value>(text) {
+        Ok(back) => assert_eq!(back, v, "sign must survive"),
+        Err(e) => assert!(e.to_string().contains("below i128::MIN"), "{e}"),
+    }
+    let e = jtoo_serde::to_string(&v).unwrap_err();
+    assert!(e.to_string().contains("below i128::MIN"), "{e}");
+    assert!(
+        jtoo_serde::from_str::<i128>("-170_141_183_460_469_231_731_687_303_715_884_105_729")
+            .is_err()
+    );
+}

@@ -119,8 +119,14 @@ impl Serialize for Integer {
             s.serialize_u64(v)
         } else if let Some(v) = self.to_i128() {
             s.serialize_i128(v)
-        } else {
+        } else if !self.is_negative() {
             s.serialize_u128(self.magnitude())
+        } else {
+            // serde has no primitive below i128::MIN: refuse rather than lose
+            // the sign.
+            Err(serde::ser::Error::custom(
+                "integer below i128::MIN cannot pass through serde",
+            ))
         }
     }
 }
