@@ -611,3 +611,22 @@ proptest! {
         prop_assert!(jtoo::validate(&jtoo::to_vec(&v).unwrap()).is_ok());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// The float writer's fast path spells exactly what `Decimal::from_f64` does.
+    #[test]
+    fn write_f64_matches_decimal(f in any::<f64>().prop_filter("finite", |f| f.is_finite())) {
+        let mut out = Vec::new();
+        jtoo::encode::write_f64(&mut out, f).unwrap();
+        prop_assert_eq!(String::from_utf8(out).unwrap(), jtoo::Decimal::from_f64(f).unwrap().to_string());
+    }
+
+    #[test]
+    fn write_f32_matches_decimal(f in any::<f32>().prop_filter("finite", |f| f.is_finite())) {
+        let mut out = Vec::new();
+        jtoo::encode::write_f32(&mut out, f).unwrap();
+        prop_assert_eq!(String::from_utf8(out).unwrap(), jtoo::Decimal::from_f32(f).unwrap().to_string());
+    }
+}

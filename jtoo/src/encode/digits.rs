@@ -39,8 +39,16 @@ pub(crate) fn push_grouped_zeros(out: &mut Vec<u8>, digits: &[u8], zeros: usize)
 /// threes from the left (the decimal point): `0001` → `000_1`.
 #[inline]
 pub(crate) fn push_frac_grouped(out: &mut Vec<u8>, zeros: usize, digits: &[u8]) {
-    if zeros == 0 && digits.len() <= 3 {
-        out.extend_from_slice(digits);
+    if zeros == 0 {
+        // Whole groups of three, copied in chunks.
+        let mut chunks = digits.chunks(3);
+        if let Some(first) = chunks.next() {
+            out.extend_from_slice(first);
+        }
+        for group in chunks {
+            out.push(b'_');
+            out.extend_from_slice(group);
+        }
         return;
     }
     let total = zeros + digits.len();

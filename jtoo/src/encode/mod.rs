@@ -109,7 +109,13 @@ pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
 /// NaN and infinities have no JTOO form.
 #[inline]
 pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
-    Decimal::from_f64(v)?.encode(out);
+    if !v.is_finite() {
+        return Err(Error::new(crate::ErrorKind::Unencodable(
+            "NaN and infinity have no JTOO form",
+        )));
+    }
+    let mut buf = ryu::Buffer::new();
+    crate::types::write_ryu(out, buf.format_finite(v));
     Ok(())
 }
 
@@ -119,7 +125,13 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
 /// NaN and infinities have no JTOO form.
 #[inline]
 pub fn write_f32(out: &mut Vec<u8>, v: f32) -> Result<(), Error> {
-    Decimal::from_f32(v)?.encode(out);
+    if !v.is_finite() {
+        return Err(Error::new(crate::ErrorKind::Unencodable(
+            "NaN and infinity have no JTOO form",
+        )));
+    }
+    let mut buf = ryu::Buffer::new();
+    crate::types::write_ryu(out, buf.format_finite(v));
     Ok(())
 }
 

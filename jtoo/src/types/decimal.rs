@@ -300,44 +300,105 @@ impl Decimal {
     }
 
     fn write(&self, out: &mut Vec<u8>, grouped: bool) {
-        if self.negative {
-            out.push(b'-');
-        }
         let mut buf = itoa::Buffer::new();
         let digits = if self.hi == 0 {
             buf.format(self.lo).as_bytes()
         } else {
             buf.format(self.coefficient()).as_bytes()
         };
-        if self.exp >= 0 {
-            let zeros = self.exp as usize;
-            if grouped {
-                push_grouped_zeros(out, digits, zeros);
-            } else {
-                out.extend_from_slice(digits);
-                out.resize(out.len() + zeros, b'0');
-            }
-            out.extend_from_slice(b".0");
-            return;
-        }
-        let scale = self.exp.unsigned_abs() as usize;
-        let (int, frac_zeros, frac) = if digits.len() > scale {
-            let (i, f) = digits.split_at(digits.len() - scale);
-            (i, 0, f)
-        } else {
-            (&b"0"[..], scale - digits.len(), digits)
-        };
-        if grouped {
-            push_grouped(out, int);
-            out.push(b'.');
-            push_frac_grouped(out, frac_zeros, frac);
-        } else {
-            out.extend_from_slice(int);
-            out.push(b'.');
-            out.resize(out.len() + frac_zeros, b'0');
-            out.extend_from_slice(frac);
-        }
+        write_digits(out, self.negative, digits, self.exp as i64, grouped);
     }
+}
+
+/// Writes `±digits × 10^exp` in JTOO's decimal layout: `digits` has no
+/// leading zeros (or is `0`) and, when `exp < 0`, no trailing zeros. Shared
+/// by [`Decimal`] and the float writers.
+#[inline]
+pub(crate) fn write_digits(
+    out: &mut Vec<u8>,
+    negative: bool,
+    digits: &[u8],
+    exp: i64,
+    grouped: bool,
+) {
+    if negative {
+        out.push(b'-');
+    }
+    if exp >= 0 {
+        let zeros = exp as usize;
+        if grouped {
+            push_grouped_zeros(out, digits, zeros);
+        } else {
+            out.extend_from_slice(digits);
+            out.resize(out.len() + zeros, b'0');
+        }
+        out.extend_from_slice(b".0");
+        return;
+    }
+    let scale = exp.unsigned_abs() as usize;
+    let (int, frac_zeros, frac) = if digits.len() > scale {
+        let (i, f) = digits.split_at(digits.len() - scale);
+        (i, 0, f)
+    } else {
+        (&b"0"[..], scale - digits.len(), digits)
+    };
+    if grouped {
+        push_grouped(out, int);
+        out.push(b'.');
+        push_frac_grouped(out, frac_zeros, frac);
+    } else {
+        out.extend_from_slice(int);
+        out.push(b'.');
+        out.resize(out.len() + frac_zeros, b'0');
+        out.extend_from_slice(frac);
+    }
+}
+
+/// Writes a finite float's shortest round-trip digits (ryu's text) in the
+/// canonical decimal layout, without going through a 128-bit coefficient.
+pub(crate) fn write_ryu(out: &mut Vec<u8>, text: &str) {
+    let b = text.as_bytes();
+    let (negative, b) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    // Significant digits (ryu: at most 17) and the power of ten.
+    let mut digits = [0u8; 24];
+    let mut n = 0;
+    let mut exp: i64 = 0;
+    let mut seen_point = false;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            d @ b'0'..=b'9' => {
+                if seen_point {
+                    exp -= 1;
+                }
+                if (n > 0 || d != b'0') && n < digits.len() {
+                    digits[n] = d;
+                    n += 1;
+                }
+            }
+            b'.' => seen_point = true,
+            _ => {
+                // `e` and a signed exponent.
+                exp += text[text.len() - (b.len() - i - 1)..]
+                    .parse::<i64>()
+                    .unwrap_or(0);
+                break;
+            }
+        }
+        i += 1;
+    }
+    while n > 0 && digits[n - 1] == b'0' {
+        n -= 1;
+        exp += 1;
+    }
+    if n == 0 {
+        out.extend_from_slice(b"0.0");
+        return;
+    }
+    write_digits(out, negative, &digits[..n], exp, true);
 }
 
 impl Ord for Decimal {

@@ -218,7 +218,10 @@ mod tests {
             assert_eq!(i.to_string().parse::<Integer>().unwrap(), i);
         }
         let max = Integer::from(u128::MAX);
-        assert_eq!(max.to_string(), "340_282_366_920_938_463_463_374_607_431_768_211_455");
+        assert_eq!(
+            max.to_string(),
+            "340_282_366_920_938_463_463_374_607_431_768_211_455"
+        );
         assert_eq!(Integer::new(true, u128::MAX).to_i128(), None);
         assert_eq!(Integer::new(true, 0), Integer::ZERO);
     }
