@@ -1,6 +1,6 @@
 //! Benchmark support shared by the criterion benches and the `compare`
 //! binary: the corpus (the shared JSON files converted once to canonical
-//! JTOO with `jtoo::json::from_json`), typed models of the three files, and
+//! JTOO with `jtoo::json::from_json_slice`), typed models of the three files, and
 //! the message streams of the frame and JTE benches.
 //!
 //! Everything here builds inputs; nothing times. A workload is a closure run
@@ -40,7 +40,7 @@ pub struct Doc {
     pub json: Vec<u8>,
     /// serde_json's value of it.
     pub json_value: serde_json::Value,
-    /// Canonical JTOO, converted with `jtoo::json::from_json` (null members
+    /// Canonical JTOO, converted with `jtoo::json::from_json_slice` (null members
     /// left out, as the project's decisions say).
     pub jtoo: Vec<u8>,
     /// The JTOO value.
@@ -57,9 +57,11 @@ impl Doc {
     pub fn load(name: &'static str) -> Result<Doc, BoxError> {
         let path = corpus_dir().join(format!("{name}.json"));
         let json_original = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let json_value: serde_json::Value = serde_json::from_slice(&json_original)?;
-        let json = serde_json::to_vec(&json_value)?;
-        let value = jtoo::json::from_json(&json_value)?;
+        // The peers parse the file without insignificant whitespace, in its
+        // own member order and number spellings (nulls kept).
+        let json = minify_json(&json_original);
+        // Exact numbers and member order, whatever serde_json's features.
+        let value = jtoo::json::from_json_slice(&json_original)?;
         let jtoo = jtoo::to_vec(&value)?;
         let htoo = htoo::to_string_pretty(&value);
         Ok(Doc {
@@ -373,8 +375,7 @@ impl JteStream {
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut packets = Vec::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let json: serde_json::Value = serde_json::from_str(line)?;
-            packets.push(Packet::from_json(&json)?);
+            packets.push(Packet::from_json_slice(line.as_bytes())?);
         }
         if packets.is_empty() {
             return Err("no packets in jte.jsonl".into());
@@ -417,4 +418,25 @@ impl JteStream {
         }
         Ok(n)
     }
+}
+
+/// JSON text without whitespace outside strings.
+pub fn minify_json(json: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in json {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            out.push(b);
+        } else if !matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
+            in_string = b == b'"';
+            out.push(b);
+        }
+    }
+    out
 }
