@@ -60,6 +60,7 @@ impl Doc {
         // The peers parse the file without insignificant whitespace, in its
         // own member order and number spellings (nulls kept).
         let json = minify_json(&json_original);
+        let json_value: serde_json::Value = serde_json::from_slice(&json)?;
         // Exact numbers and member order, whatever serde_json's features.
         let value = jtoo::json::from_json_slice(&json_original)?;
         let jtoo = jtoo::to_vec(&value)?;
