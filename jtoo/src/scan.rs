@@ -57,7 +57,11 @@ mod tests {
                 for pos in 0..len {
                     let mut v = vec![b'a'; len];
                     v[pos] = special;
-                    assert_eq!(find_special(&v), Some(pos), "{special:#x} at {pos} of {len}");
+                    assert_eq!(
+                        find_special(&v),
+                        Some(pos),
+                        "{special:#x} at {pos} of {len}"
+                    );
                 }
             }
         }

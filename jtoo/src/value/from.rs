@@ -36,7 +36,9 @@ macro_rules! from_int {
         }
     )*};
 }
-from_int!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+from_int!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
 
 impl TryFrom<f64> for Value {
     type Error = Error;
