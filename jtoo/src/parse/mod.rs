@@ -149,52 +149,46 @@ pub(crate) fn fixed_digits<const N: usize>(input: &[u8]) -> Option<u32> {
 ///
 /// This is what [`crate::Options::from_slice`] and `htoo::from_slice` call.
 pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate::Value, Error> {
-    let run = || -> PResult<'_, crate::Value> {
-        let (rest, ()) = ws::skip(input, syntax)?;
-        if rest.is_empty() {
-            return fail(rest, ErrorKind::ExpectedValue);
-        }
+    whole(input, syntax, |rest| {
         let mut scratch = Vec::new();
         let (rest, v) = list::value_in(rest, syntax, max_depth, &mut scratch)?;
-        let (rest, ()) = ws::skip(rest, syntax)?;
-        if !rest.is_empty() {
-            if v.is_ambiguous_key() && rest[0] == b':' {
-                return fail(rest, ErrorKind::AmbiguousKey);
-            }
-            return fail(rest, ErrorKind::TrailingCharacters);
-        }
-        Ok((rest, v))
-    };
-    run()
-        .map(|(_, v)| v)
-        .map_err(|e| unwrap_nom_err(e, input).into_error(input))
+        let ambiguous = v.is_ambiguous_key();
+        Ok((rest, (v, ambiguous)))
+    })
 }
 
 /// Checks one whole document with the given syntax and depth limit without
 /// building a [`crate::Value`]: same grammar, same errors as [`document`].
 pub fn validate_document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<(), Error> {
-    let run = || -> PResult<'_, ()> {
+    whole(input, syntax, |rest| {
+        validate::value_key(rest, syntax, max_depth).map(|(r, a)| (r, ((), a)))
+    })
+}
+
+/// The document frame shared by [`document`] and [`validate_document`]:
+/// whitespace (HTOO) around one value, nothing else. `value` returns the
+/// value and whether it would be an ambiguous pair key, so that a `:` after
+/// it is reported as such.
+fn whole<'a, T>(
+    input: &'a [u8],
+    syntax: Syntax,
+    value: impl FnOnce(&'a [u8]) -> PResult<'a, (T, bool)>,
+) -> Result<T, Error> {
+    let run = || -> PResult<'a, T> {
         let (rest, ()) = ws::skip(input, syntax)?;
         if rest.is_empty() {
             return fail(rest, ErrorKind::ExpectedValue);
         }
-        let (rest, ()) = validate::value(rest, syntax, max_depth)?;
+        let (rest, (v, ambiguous)) = value(rest)?;
         let (rest, ()) = ws::skip(rest, syntax)?;
-        if !rest.is_empty() {
-            // Same message as `document` for a time key without offset.
-            if rest[0] == b':' {
-                if let Ok(v) = crate::from_slice(&input[..input.len() - rest.len()]) {
-                    if v.is_ambiguous_key() {
-                        return fail(rest, ErrorKind::AmbiguousKey);
-                    }
-                }
-            }
-            return fail(rest, ErrorKind::TrailingCharacters);
+        match rest.first() {
+            None => Ok((rest, v)),
+            Some(b':') if ambiguous => fail(rest, ErrorKind::AmbiguousKey),
+            Some(_) => fail(rest, ErrorKind::TrailingCharacters),
         }
-        Ok((rest, ()))
     };
     run()
-        .map(|_| ())
+        .map(|(_, v)| v)
         .map_err(|e| unwrap_nom_err(e, input).into_error(input))
 }
 

@@ -11,7 +11,7 @@ pub fn value(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, ()> {
 }
 
 /// Checks a value and says whether it would be an ambiguous pair key.
-fn value_key(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, bool> {
+pub(crate) fn value_key(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, bool> {
     match input.first() {
         Some(b'[') => list(input, syntax, depth).map(|(r, ())| (r, false)),
         Some(b'"') => super::string::string(input, syntax).map(|(r, _)| (r, false)),
