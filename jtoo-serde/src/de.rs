@@ -31,6 +31,9 @@ use std::borrow::Cow;
 /// ```
 pub struct Deserializer<'de> {
     input: &'de [u8],
+    /// `input` as text when it is known to be UTF-8: strings are then sliced
+    /// out of it without validating each one again.
+    text: Option<&'de str>,
     pos: usize,
     syntax: Syntax,
     depth: usize,
@@ -39,8 +42,16 @@ pub struct Deserializer<'de> {
 impl<'de> Deserializer<'de> {
     /// Reads strict JTOO from bytes.
     pub fn from_slice(input: &'de [u8]) -> Self {
+        // One UTF-8 check for the whole input (a valid document is all
+        // UTF-8; core's validator runs at several GB/s); if it fails, each
+        // string is checked as it is read, which positions the error.
+        Self::new(input, std::str::from_utf8(input).ok())
+    }
+
+    fn new(input: &'de [u8], text: Option<&'de str>) -> Self {
         Deserializer {
             input,
+            text,
             pos: 0,
             syntax: Syntax::Strict,
             depth: Options::DEFAULT_MAX_DEPTH,
@@ -50,7 +61,7 @@ impl<'de> Deserializer<'de> {
     /// Reads strict JTOO from a string.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(input: &'de str) -> Self {
-        Self::from_slice(input.as_bytes())
+        Self::new(input.as_bytes(), Some(input))
     }
 
     /// Reads HTOO (whitespace, comments, trailing commas and the other
@@ -64,7 +75,10 @@ impl<'de> Deserializer<'de> {
 
     /// Reads HTOO from a string.
     pub fn from_htoo_str(input: &'de str) -> Self {
-        Self::from_htoo_slice(input.as_bytes())
+        Deserializer {
+            syntax: Syntax::Lenient,
+            ..Self::from_str(input)
+        }
     }
 
     /// Sets how deeply lists may nest (default
@@ -141,7 +155,7 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn parse_string(&mut self) -> Result<Cow<'de, str>> {
-        match parse::string::string(self.rest(), self.syntax) {
+        match parse::string::string_in(self.rest(), self.syntax, self.text) {
             Ok((rest, s)) => {
                 self.set_rest(rest);
                 Ok(s)
@@ -468,46 +482,10 @@ impl<'de> Deserializer<'de> {
 }
 
 /// The nearest `f64` of a decimal, without allocating.
+#[inline]
 pub(crate) fn decimal_to_f64(d: &Decimal) -> f64 {
-    const POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ];
-    let c = d.coefficient();
-    let e = d.exponent();
-    let v = match POW10.get(e.unsigned_abs() as usize) {
-        Some(p) if c < (1u128 << 53) => {
-            if e < 0 {
-                c as f64 / p
-            } else {
-                c as f64 * p
-            }
-        }
-        _ => {
-            // "ccc…e-sss" on the stack; std's parser is correctly rounded.
-            let mut buf = [0u8; 64];
-            let mut a = itoa::Buffer::new();
-            let digits = a.format(c).as_bytes();
-            let mut b = itoa::Buffer::new();
-            let exp = b.format(e).as_bytes();
-            let n = digits.len() + 1 + exp.len();
-            match buf.get_mut(..n) {
-                Some(dst) => {
-                    let (x, y) = dst.split_at_mut(digits.len());
-                    x.copy_from_slice(digits);
-                    let (m, z) = y.split_at_mut(1);
-                    m.copy_from_slice(b"e");
-                    z.copy_from_slice(exp);
-                }
-                None => return d.to_f64(),
-            }
-            std::str::from_utf8(buf.get(..n).unwrap_or_default())
-                .ok()
-                .and_then(|t| t.parse::<f64>().ok())
-                .unwrap_or_else(|| d.to_f64())
-        }
-    };
-    if d.is_negative() { -v } else { v }
+    // Correctly rounded (Eisel-Lemire for up to 19 digits).
+    d.to_f64()
 }
 
 /// A scalar parsed ahead (the first item of a list in `deserialize_any`).

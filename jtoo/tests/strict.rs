@@ -295,6 +295,34 @@ fn invalid_utf8_is_rejected_with_its_position() {
     assert_eq!(e.offset(), 7);
     let e = rejects(b"\"\xe4\xbd\"");
     assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
+    // UTF-8 is checked for the whole document first; when that fails the
+    // first error in document order is still the one reported.
+    let e = rejects(b"[1 ,\"\xff\"]");
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::ExpectedCommaOrEnd, 2));
+    let e = rejects(b"[\"\xff\",\"\xff\"]");
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidUtf8, 2));
+    let e = rejects(b"[\"a\",\xff]");
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::ExpectedValue, 5));
+    // The validator agrees.
+    for doc in [
+        &b"[1 ,\"\xff\"]"[..],
+        b"[\"\xff\",\"\xff\"]",
+        b"[\"a\",\xff]",
+    ] {
+        let (p, v) = (
+            jtoo::from_slice(doc).unwrap_err(),
+            jtoo::validate(doc).unwrap_err(),
+        );
+        assert_eq!((p.kind(), p.offset()), (v.kind(), v.offset()));
+    }
+}
+
+#[test]
+fn strings_are_sliced_from_valid_documents() {
+    let doc = "[\"日本語\":\"a\\22b\",\"\u{10ffff}\"]";
+    let v = jtoo::from_slice(doc.as_bytes()).unwrap();
+    assert_eq!(jtoo::to_string(&v).unwrap(), doc);
+    assert!(jtoo::validate(doc.as_bytes()).is_ok());
 }
 
 #[test]

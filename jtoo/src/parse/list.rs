@@ -28,9 +28,22 @@ pub fn value_in<'a>(
     depth: usize,
     scratch: &mut Vec<Item>,
 ) -> PResult<'a, Value> {
+    value_text(input, syntax, depth, scratch, None)
+}
+
+/// [`value_in`] over input known to be UTF-8: `text` is the whole document
+/// as `&str` (see [`super::string::string_in`]).
+#[inline]
+pub(crate) fn value_text<'a>(
+    input: &'a [u8],
+    syntax: Syntax,
+    depth: usize,
+    scratch: &mut Vec<Item>,
+    text: Option<&'a str>,
+) -> PResult<'a, Value> {
     match input.first() {
-        Some(b'[') => list_in(input, syntax, depth, scratch),
-        _ => scalar(input, syntax),
+        Some(b'[') => list_text(input, syntax, depth, scratch, text),
+        _ => scalar_inline(input, syntax, text),
     }
 }
 
@@ -38,14 +51,14 @@ pub fn value_in<'a>(
 /// [`value`] and [`list`] uses small stack frames.
 #[inline(never)]
 pub fn scalar(input: &[u8], syntax: Syntax) -> PResult<'_, Value> {
-    scalar_inline(input, syntax)
+    scalar_inline(input, syntax, None)
 }
 
 #[inline(always)]
-fn scalar_inline(input: &[u8], syntax: Syntax) -> PResult<'_, Value> {
+fn scalar_inline<'a>(input: &'a [u8], syntax: Syntax, text: Option<&'a str>) -> PResult<'a, Value> {
     match input.first() {
         Some(b'"') => {
-            let (rest, s) = super::string::string(input, syntax)?;
+            let (rest, s) = super::string::string_in(input, syntax, text)?;
             Ok((rest, Value::String(s.into_owned())))
         }
         Some(b'-' | b'0'..=b'9') => {
@@ -91,6 +104,16 @@ pub fn list_in<'a>(
     depth: usize,
     scratch: &mut Vec<Item>,
 ) -> PResult<'a, Value> {
+    list_text(input, syntax, depth, scratch, None)
+}
+
+fn list_text<'a>(
+    input: &'a [u8],
+    syntax: Syntax,
+    depth: usize,
+    scratch: &mut Vec<Item>,
+    text: Option<&'a str>,
+) -> PResult<'a, Value> {
     if depth == 0 {
         return fail(input, ErrorKind::DepthLimitExceeded);
     }
@@ -103,7 +126,7 @@ pub fn list_in<'a>(
     let done = |scratch: &mut Vec<Item>| Value::List(scratch.split_off(base));
     loop {
         // An item: its first value goes straight onto the scratch stack.
-        let r = push_item_value(rest, input, syntax, depth, scratch)?;
+        let r = push_item_value(rest, input, syntax, depth, scratch, text)?;
         let (r, ()) = ws::skip(r, syntax)?;
         let r = if let Some(b':') = r.first() {
             let Some(Item::Value(first)) = scratch.pop() else {
@@ -113,7 +136,7 @@ pub fn list_in<'a>(
                 return fail(r, ErrorKind::AmbiguousKey);
             }
             let (r, ()) = ws::skip(&r[1..], syntax)?;
-            let r = push_item_value(r, input, syntax, depth, scratch)?;
+            let r = push_item_value(r, input, syntax, depth, scratch, text)?;
             let Some(Item::Value(second)) = scratch.pop() else {
                 return fail(r, ErrorKind::ExpectedValue);
             };
@@ -152,15 +175,16 @@ fn push_item_value<'a>(
     syntax: Syntax,
     depth: usize,
     scratch: &mut Vec<Item>,
+    text: Option<&'a str>,
 ) -> Result<&'a [u8], nom::Err<super::ParseError>> {
     match input.first() {
         None => fail(list_start, ErrorKind::UnclosedList).map(|(r, ())| r),
         Some(b'[') => {
-            let (r, v) = list_in(input, syntax, depth, scratch)?;
+            let (r, v) = list_text(input, syntax, depth, scratch, text)?;
             scratch.push(Item::Value(v));
             Ok(r)
         }
-        Some(_) => push_scalar(input, syntax, scratch),
+        Some(_) => push_scalar(input, syntax, scratch, text),
     }
 }
 
@@ -169,8 +193,9 @@ fn push_scalar<'a>(
     input: &'a [u8],
     syntax: Syntax,
     scratch: &mut Vec<Item>,
+    text: Option<&'a str>,
 ) -> Result<&'a [u8], nom::Err<super::ParseError>> {
-    let (rest, v) = scalar_inline(input, syntax)?;
+    let (rest, v) = scalar_inline(input, syntax, text)?;
     scratch.push(Item::Value(v));
     Ok(rest)
 }

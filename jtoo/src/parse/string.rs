@@ -16,9 +16,23 @@ fn hex_lower(b: u8) -> Option<u8> {
     }
 }
 
-/// Validates `run` as UTF-8; `run` starts `run_at` bytes into `input`.
+/// The text of `run`, which starts `run_at` bytes into `input` and ends
+/// before an ASCII byte. With `text` (the whole document, already known to be
+/// UTF-8, of which `input` is a suffix) the run is sliced out of it without
+/// another check; otherwise it is validated here.
 #[inline]
-fn utf8(input: &[u8], run_at: usize, len: usize) -> Result<&str, nom::Err<super::ParseError>> {
+fn utf8<'a>(
+    input: &'a [u8],
+    text: Option<&'a str>,
+    run_at: usize,
+    len: usize,
+) -> Result<&'a str, nom::Err<super::ParseError>> {
+    if let Some(t) = text {
+        let start = t.len().saturating_sub(input.len()) + run_at;
+        if let Some(run) = t.get(start..start + len) {
+            return Ok(run);
+        }
+    }
     let run = &input[run_at..run_at + len];
     std::str::from_utf8(run).map_err(|e| {
         nom::Err::Failure(super::ParseError::new(
@@ -39,14 +53,41 @@ fn utf8(input: &[u8], run_at: usize, len: usize) -> Result<&str, nom::Err<super:
 /// assert!(string(br#""tab\t""#, Syntax::Lenient).is_ok());
 /// ```
 pub fn string(input: &[u8], syntax: Syntax) -> PResult<'_, Cow<'_, str>> {
+    string_in(input, syntax, None)
+}
+
+/// [`string`] for input already known to be UTF-8: `text` is the whole
+/// document as `&str` and `input` a suffix of its bytes. The parsers check a
+/// document's UTF-8 once up front (core's validator runs at several GB/s)
+/// and then slice every string out of it, instead of validating each string
+/// on its own. With `None` (or a `text` that does not contain `input`) each
+/// string is validated as it is read, which also gives the exact error
+/// position for invalid input.
+///
+/// ```
+/// use jtoo::parse::{string::string_in, Syntax};
+/// let doc = r#""héllo","x""#;
+/// let (rest, s) = string_in(doc.as_bytes(), Syntax::Strict, Some(doc)).unwrap();
+/// assert_eq!((s.as_ref(), rest), ("héllo", &br#","x""#[..]));
+/// ```
+#[inline]
+pub fn string_in<'a>(
+    input: &'a [u8],
+    syntax: Syntax,
+    text: Option<&'a str>,
+) -> PResult<'a, Cow<'a, str>> {
     debug_assert_eq!(input.first(), Some(&b'"'));
+    // Only a `text` that `input` is a suffix of (same memory) is used.
+    let text = text.filter(|t| {
+        t.len() >= input.len() && t.as_bytes().as_ptr_range().end == input.as_ptr_range().end
+    });
     let mut pos = 1;
     let mut owned: Option<String> = None;
     loop {
         let Some(n) = find_special(&input[pos..]) else {
             return fail(input, ErrorKind::UnclosedString);
         };
-        let run = utf8(input, pos, n)?;
+        let run = utf8(input, text, pos, n)?;
         let at = pos + n;
         match input[at] {
             b'"' => {
@@ -66,21 +107,46 @@ pub fn string(input: &[u8], syntax: Syntax) -> PResult<'_, Cow<'_, str>> {
                 s.push(ch);
                 pos = at + len;
             }
-            0x7f => {
-                return fail(
-                    &input[at..],
-                    ErrorKind::InvalidString("U+007F must be written `\\7f`"),
-                );
-            }
-            _ => {
-                return fail(
-                    &input[at..],
-                    ErrorKind::InvalidString(
-                        "control characters must be escaped as `\\` and two lower-case hex digits",
-                    ),
-                );
-            }
+            _ => return raw_special(&input[at..]),
         }
+    }
+}
+
+/// Checks a string (starting at its `"`) in input already known to be UTF-8,
+/// without building it; returns the input after the closing `"`.
+pub(crate) fn skip_valid(
+    input: &[u8],
+    syntax: Syntax,
+) -> Result<&[u8], nom::Err<super::ParseError>> {
+    let mut pos = 1;
+    loop {
+        let Some(n) = find_special(input.get(pos..).unwrap_or_default()) else {
+            return fail(input, ErrorKind::UnclosedString).map(|(r, ())| r);
+        };
+        let at = pos + n;
+        match input.get(at..) {
+            Some([b'"', rest @ ..]) => return Ok(rest),
+            Some(esc @ [b'\\', ..]) => pos = at + escape(esc, syntax)?.1,
+            _ => return raw_special(input.get(at..).unwrap_or_default()).map(|(r, ())| r),
+        }
+    }
+}
+
+/// The error for a raw control code or U+007F at the start of `at`.
+#[cold]
+fn raw_special<T>(at: &[u8]) -> PResult<'_, T> {
+    if at.first() == Some(&0x7f) {
+        fail(
+            at,
+            ErrorKind::InvalidString("U+007F must be written `\\7f`"),
+        )
+    } else {
+        fail(
+            at,
+            ErrorKind::InvalidString(
+                "control characters must be escaped as `\\` and two lower-case hex digits",
+            ),
+        )
     }
 }
 
