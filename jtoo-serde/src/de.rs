@@ -298,10 +298,32 @@ impl<'de> Deserializer<'de> {
             self.pos += 1;
             self.skip_ws()
         } else {
-            Err(self.fix(
-                Error::message("expected a pair (`key:value`): maps, structs and enum variants are lists of pairs"),
-                item_start,
-            ))
+            Err(self.not_a_pair(item_start))
+        }
+    }
+
+    /// The error for a plain item where a pair is needed.
+    #[cold]
+    fn not_a_pair(&self, item_start: usize) -> Error {
+        self.fix(
+            Error::message(
+                "expected a pair (`key:value`), found a plain item: maps, structs and enum variants are lists of pairs",
+            ),
+            item_start,
+        )
+    }
+
+    /// Whether the list item at `item_start` is well formed but not a pair
+    /// (no `:` after its first value). Only used on error paths.
+    #[cold]
+    fn is_plain_item(&self, item_start: usize) -> bool {
+        let rest = self.input.get(item_start..).unwrap_or_default();
+        match parse::validate::value(rest, self.syntax, self.depth) {
+            Ok((r, ())) => match parse::ws::skip(r, self.syntax) {
+                Ok((r, ())) => r.first() != Some(&b':'),
+                Err(_) => false,
+            },
+            Err(_) => false,
         }
     }
 
@@ -726,9 +748,15 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
             return Ok(None);
         }
         let key_start = self.de.pos;
-        let k = seed
-            .deserialize(&mut *self.de)
-            .map_err(|e| self.de.fix(e, key_start))?;
+        let k = seed.deserialize(&mut *self.de).map_err(|e| {
+            // A key the type cannot take may be a plain item instead of a
+            // pair (`[1,2]` for a struct): say that, it is the real mistake.
+            if self.de.is_plain_item(key_start) {
+                self.de.not_a_pair(key_start)
+            } else {
+                self.de.fix(e, key_start)
+            }
+        })?;
         self.key_span = (key_start, self.de.pos);
         self.de.colon(key_start)?;
         Ok(Some(k))

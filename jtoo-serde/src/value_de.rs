@@ -413,7 +413,7 @@ impl<'de> MapAccess<'de> for ItemsMap {
                     .map(Some)
             }
             Some(Item::Value(_)) => Err(Error::message(
-                "expected a pair (`key:value`): maps, structs and enum variants are lists of pairs",
+                "expected a pair (`key:value`), found a plain item: maps, structs and enum variants are lists of pairs",
             )),
         }
     }

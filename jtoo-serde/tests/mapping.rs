@@ -172,8 +172,29 @@ fn struct_errors() {
     let e = jtoo_serde::from_str::<Vec<Inner>>(r#"[["a":1],["a":N]]"#).unwrap_err();
     assert_eq!(e.path(), "[1].a");
     // A plain item where a pair is needed.
-    let e = jtoo_serde::from_str::<Inner>(r#"["a":1,"b"]"#).unwrap_err();
-    assert!(e.to_string().contains("expected a pair"), "{e}");
+    const PLAIN: &str = "expected a pair (`key:value`), found a plain item: \
+                         maps, structs and enum variants are lists of pairs";
+    for (doc, column) in [
+        (r#"["a":1,"b"]"#, 8), // a key without a value
+        (r#"[1,2]"#, 2),       // a plain list where a struct belongs
+        (r#"[["a":1]]"#, 2),   // a struct wrapped in one list too many
+    ] {
+        let e = jtoo_serde::from_str::<Inner>(doc).unwrap_err();
+        assert_eq!(e.to_string(), format!("{PLAIN} at line 1 column {column}"));
+        // The same through a Value.
+        let v: jtoo::Value = jtoo::from_str(doc).unwrap();
+        let e = jtoo_serde::from_value::<Inner>(v).unwrap_err();
+        assert!(e.to_string().starts_with(PLAIN), "{doc}: {e}");
+    }
+    let e = jtoo_serde::from_str::<std::collections::BTreeMap<String, u32>>(r#"["k":1,"j"]"#)
+        .unwrap_err();
+    assert_eq!(e.to_string(), format!("{PLAIN} at line 1 column 8"));
+    // A pair whose key has the wrong type is not reported as a plain item.
+    let e = jtoo_serde::from_str::<Inner>(r#"["a":1,2:3]"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid type: integer `2`, expected field identifier at line 1 column 8"
+    );
 }
 
 #[test]
