@@ -177,6 +177,47 @@ impl FrameCodec {
     }
 }
 
+/// The value of each byte as a lower-case hex digit; `0xff` for the others.
+const HEX_VALUE: [u8; 256] = {
+    let mut t = [0xff; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Six lower-case hex digits, or `None`.
+#[inline]
+fn hex6(digits: &[u8]) -> Option<usize> {
+    let mut n = 0usize;
+    let mut bad = 0u8;
+    for &b in digits {
+        let d = HEX_VALUE[usize::from(b)];
+        bad |= d;
+        n = (n << 4) | usize::from(d & 0xf);
+    }
+    (bad < 0x10 && digits.len() == 6).then_some(n)
+}
+
+/// The two lengths of a complete, well-formed header at the start of `buf`;
+/// `None` when it is incomplete or malformed ([`FrameCodec::header`] then
+/// says which).
+#[inline]
+fn whole_header(buf: &[u8]) -> Option<(usize, usize)> {
+    let head = buf.get(..HEADER_LEN)?;
+    if head.get(6) != Some(&b' ') || head.get(13) != Some(&b' ') {
+        return None;
+    }
+    Some((hex6(head.get(..6)?)?, hex6(head.get(7..13)?)?))
+}
+
 #[inline]
 fn hex_digit(b: u8) -> Option<usize> {
     match b {
@@ -186,19 +227,23 @@ fn hex_digit(b: u8) -> Option<usize> {
     }
 }
 
-impl Decoder for FrameCodec {
-    type Item = Frame;
-    type Error = FrameError;
-
-    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, FrameError> {
+impl FrameCodec {
+    /// Checks the next frame in `buf` as far as it has arrived, without
+    /// consuming anything; returns its two section lengths once all of it
+    /// is there. Every check but the JTOO section's validity is done here.
+    #[inline]
+    fn next_frame(&mut self, buf: &mut BytesMut) -> Result<Option<(usize, usize)>, FrameError> {
         let (jlen, blen) = match self.state {
             State::Failed => return Err(FrameError::Unusable),
             State::Body { jlen, blen } => (jlen, blen),
             State::Header => {
-                let (jlen, blen) = match self.header(buf) {
-                    Ok(Some(lens)) => lens,
-                    Ok(None) => return Ok(None),
-                    Err(e) => return self.fail(e),
+                let (jlen, blen) = match whole_header(buf) {
+                    Some(lens) => lens,
+                    None => match self.header(buf) {
+                        Ok(Some(lens)) => lens,
+                        Ok(None) => return Ok(None),
+                        Err(e) => return self.fail(e),
+                    },
                 };
                 if let Err(e) = check_len(Section::Jtoo, jlen, self.max_jtoo_len)
                     .and_then(|()| check_len(Section::Binary, blen, self.max_binary_len))
@@ -239,14 +284,66 @@ impl Decoder for FrameCodec {
             }
         }
         match buf.get(total - 1) {
-            None => return Ok(None),
-            Some(b'\n') => {}
-            Some(_) => {
-                return self.fail(FrameError::MalformedFrame(
-                    "expected `\\n` after the binary section",
-                ));
-            }
+            None => Ok(None),
+            Some(b'\n') => Ok(Some((jlen, blen))),
+            Some(_) => self.fail(FrameError::MalformedFrame(
+                "expected `\\n` after the binary section",
+            )),
         }
+    }
+
+    /// Decodes the next frame without validating its JTOO section: `read`
+    /// gets the JTOO section (empty when there is none) and the binary
+    /// section, borrowed from `buf`, and the frame is consumed afterwards.
+    ///
+    /// The caller must check the JTOO section itself (typically by parsing
+    /// it strictly, which validates it) and call
+    /// [`FrameCodec::fail_invalid_jtoo`] when it is invalid, so that invalid
+    /// input is treated exactly as [`Decoder::decode`] treats it.
+    pub(crate) fn decode_unvalidated<T>(
+        &mut self,
+        buf: &mut BytesMut,
+        read: impl FnOnce(&[u8], &[u8]) -> T,
+    ) -> Result<Option<T>, FrameError> {
+        let Some((jlen, blen)) = self.next_frame(buf)? else {
+            return Ok(None);
+        };
+        let sep = HEADER_LEN + jlen;
+        let jtoo = buf.get(HEADER_LEN..sep).unwrap_or_default();
+        let binary = buf.get(sep + 1..sep + 1 + blen).unwrap_or_default();
+        let t = read(jtoo, binary);
+        buf.advance(sep + 1 + blen + 1);
+        self.state = State::Header;
+        Ok(Some(t))
+    }
+
+    /// Marks the stream unusable after [`FrameCodec::decode_unvalidated`]
+    /// gave an invalid JTOO section; returns the error to report.
+    pub(crate) fn fail_invalid_jtoo(&mut self, e: jtoo::Error) -> FrameError {
+        self.state = State::Failed;
+        FrameError::InvalidJtoo(e)
+    }
+
+    /// The end-of-stream check of [`Decoder::decode_eof`] after `decode`
+    /// returned `None`: nothing may be left over.
+    pub(crate) fn check_eof(&mut self, buf: &BytesMut) -> Result<(), FrameError> {
+        if buf.is_empty() && self.state == State::Header {
+            Ok(())
+        } else {
+            let buffered = buf.len();
+            self.fail(FrameError::Truncated { buffered })
+        }
+    }
+}
+
+impl Decoder for FrameCodec {
+    type Item = Frame;
+    type Error = FrameError;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, FrameError> {
+        let Some((jlen, blen)) = self.next_frame(buf)? else {
+            return Ok(None);
+        };
         buf.advance(HEADER_LEN);
         let jtoo = if jlen > 0 {
             Some(buf.split_to(jlen).freeze())
@@ -272,11 +369,7 @@ impl Decoder for FrameCodec {
     fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, FrameError> {
         match self.decode(buf)? {
             Some(frame) => Ok(Some(frame)),
-            None if buf.is_empty() && self.state == State::Header => Ok(None),
-            None => {
-                let buffered = buf.len();
-                self.fail(FrameError::Truncated { buffered })
-            }
+            None => self.check_eof(buf).map(|()| None),
         }
     }
 }

@@ -2,8 +2,10 @@
 //! `valgrind --tool=callgrind target/release/profile WORKLOAD FILE [RUNS]`.
 //!
 //! WORKLOAD: `parse`, `htoo`, `encode`, `typed-de`, `typed-ser` (FILE is
-//! `twitter`, `citm_catalog` or `canada`), `frame-decode` (FILE `small` or
-//! `large`), `jte` (FILE ignored).
+//! `twitter`, `citm_catalog` or `canada`; `json-parse` and `json-de` run
+//! the serde_json peers of `parse` and `typed-de`), `frame-decode` (FILE `small` or
+//! `large`), `jte` (FILE ignored), `jte-json` (the JSON-lines peer of `jte`),
+//! `jte-lines-codec` (the same through `LinesCodec`).
 #![forbid(unsafe_code)]
 
 use benches::{
@@ -25,7 +27,7 @@ fn main() -> Result<(), BoxError> {
         Doc::load(name)
     };
     match what {
-        "parse" | "htoo" | "encode" | "typed-de" | "typed-ser" => {
+        "parse" | "htoo" | "encode" | "typed-de" | "typed-ser" | "json-parse" | "json-de" => {
             let d = doc()?;
             let model = typed_from(d.name, &d.json, JsonDe)?;
             for _ in 0..runs {
@@ -34,6 +36,11 @@ fn main() -> Result<(), BoxError> {
                     "htoo" => drop(black_box(htoo::from_str(&d.htoo)?)),
                     "encode" => drop(black_box(jtoo::to_vec(&d.value)?)),
                     "typed-de" => drop(black_box(typed_from(d.name, &d.jtoo, JtooDe)?)),
+                    // The serde_json peers, for instruction-count comparisons.
+                    "json-parse" => drop(black_box(serde_json::from_slice::<serde_json::Value>(
+                        &d.json,
+                    )?)),
+                    "json-de" => drop(black_box(typed_from(d.name, &d.json, JsonDe)?)),
                     _ => drop(black_box(model.to_jtoo())),
                 }
             }
@@ -55,6 +62,17 @@ fn main() -> Result<(), BoxError> {
             for _ in 0..runs {
                 let mut b = s.frames.clone();
                 black_box(JteStream::decode_frames(&mut b)?);
+            }
+        }
+        "jte-json" | "jte-lines-codec" => {
+            let s = JteStream::build(20_000)?;
+            for _ in 0..runs {
+                let mut b = s.lines.clone();
+                if what == "jte-json" {
+                    black_box(JteStream::decode_lines(&mut b)?);
+                } else {
+                    black_box(JteStream::decode_lines_codec(&mut b)?);
+                }
             }
         }
         _ => return Err(format!("unknown workload {what}").into()),

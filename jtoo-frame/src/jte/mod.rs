@@ -206,6 +206,8 @@ impl fmt::Display for ErrorCode<'_> {
 #[derive(Clone, Debug, Default)]
 pub struct PacketCodec {
     frames: FrameCodec,
+    /// The list stack of the `data` parser, kept between packets.
+    scratch: Vec<jtoo::Item>,
 }
 
 impl PacketCodec {
@@ -216,7 +218,10 @@ impl PacketCodec {
 
     /// Over the given frame codec.
     pub fn with_frame_codec(frames: FrameCodec) -> PacketCodec {
-        PacketCodec { frames }
+        PacketCodec {
+            frames,
+            scratch: Vec::new(),
+        }
     }
 }
 
@@ -224,17 +229,31 @@ impl Decoder for PacketCodec {
     type Item = Packet;
     type Error = JteError;
 
+    /// Decodes the next frame's JTOO section straight into a [`Packet`], in
+    /// one strict pass over the bytes in `buf` (no separate validation, no
+    /// copy): invalid JTOO is still [`JteError::Jtoo`] and leaves the
+    /// stream unusable, as with [`FrameCodec`].
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
-        match self.frames.decode(buf)? {
-            Some(frame) => Packet::from_frame(&frame).map(Some),
+        let scratch = &mut self.scratch;
+        let read = |jtoo: &[u8], _binary: &[u8]| {
+            if jtoo.is_empty() {
+                Err(JteError::NotARecord)
+            } else {
+                Packet::from_jtoo_in(jtoo, scratch)
+            }
+        };
+        match self.frames.decode_unvalidated(buf, read)? {
             None => Ok(None),
+            Some(Ok(p)) => Ok(Some(p)),
+            Some(Err(JteError::Jtoo(e))) => Err(self.frames.fail_invalid_jtoo(e).into()),
+            Some(Err(e)) => Err(e),
         }
     }
 
     fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
-        match self.frames.decode_eof(buf)? {
-            Some(frame) => Packet::from_frame(&frame).map(Some),
-            None => Ok(None),
+        match self.decode(buf)? {
+            Some(p) => Ok(Some(p)),
+            None => Ok(self.frames.check_eof(buf).map(|()| None)?),
         }
     }
 }

@@ -32,9 +32,11 @@ use serde_json::{Map, Value as Json};
 /// `Packet` also implements serde's traits (for `jtoo-serde`:
 /// [`Frame::decode`](crate::Frame::decode) gives a packet without building
 /// the top-level record; `jtoo_serde::to_vec` writes the same bytes as
-/// [`Packet::to_jtoo`]). For JSON use [`Packet::from_json_slice`], which
+/// [`Packet::to_jtoo`]). Its `Deserialize` accepts exactly what
+/// [`Packet::from_value`] accepts: string keys only, unknown keys ignored,
+/// a duplicate known key or a field of the wrong type refused. For JSON use [`Packet::from_json_slice`], which
 /// keeps numbers in `data` exact.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Packet {
     /// The command to run (`system:command`); required on the first packet
     /// of a command.
@@ -71,6 +73,18 @@ fn is_false(b: &bool) -> bool {
 
 const FIELDS: [&str; 8] = [
     "command", "rpcid", "resid", "timeout", "cont", "error", "datatype", "data",
+];
+
+/// `FIELDS` as they start an item of a strict record: `"name":`.
+const KEYS: [&[u8]; 8] = [
+    b"\"command\":",
+    b"\"rpcid\":",
+    b"\"resid\":",
+    b"\"timeout\":",
+    b"\"cont\":",
+    b"\"error\":",
+    b"\"datatype\":",
+    b"\"data\":",
 ];
 
 impl Packet {
@@ -247,6 +261,27 @@ impl Packet {
     /// # Errors
     /// Invalid JTOO or not a packet.
     pub fn from_jtoo(jtoo: &[u8]) -> Result<Packet, JteError> {
+        // One strict pass straight into the packet (it validates the whole
+        // document, skipped extension fields included). On anything
+        // unexpected, the value path decides and says exactly what is
+        // wrong: invalid JTOO, or which rule of a packet the document
+        // breaks.
+        Packet::from_jtoo_in(jtoo, &mut Vec::new())
+    }
+
+    /// [`Packet::from_jtoo`] with a scratch stack for the lists of `data`,
+    /// reused across packets by [`PacketCodec`](super::PacketCodec).
+    pub(crate) fn from_jtoo_in(jtoo: &[u8], scratch: &mut Vec<Item>) -> Result<Packet, JteError> {
+        match read_record(jtoo, scratch) {
+            Some(p) => Ok(p),
+            None => Packet::from_jtoo_via_value(jtoo),
+        }
+    }
+
+    /// [`Packet::from_jtoo`] through a [`Value`] (the reference reading, and
+    /// the one whose errors are reported).
+    #[cold]
+    fn from_jtoo_via_value(jtoo: &[u8]) -> Result<Packet, JteError> {
         Packet::from_owned_value(jtoo::from_slice(jtoo)?)
     }
 
@@ -342,5 +377,191 @@ impl Packet {
     /// The error code of `error` under the `EC…:` convention.
     pub fn error_code(&self) -> Option<super::ErrorCode<'_>> {
         self.error.as_deref().and_then(super::ErrorCode::parse)
+    }
+}
+
+/// Reads a packet record in one strict pass, with the productions of
+/// `jtoo::parse` that [`jtoo::from_slice`] uses: `[`, then `"key":value`
+/// items separated by `,`, then `]` and the end of the input.
+///
+/// Returns `None` on anything else (invalid JTOO, a non-string key, an item
+/// that is not a pair, a duplicate field, a field of the wrong type), and
+/// the caller then reads the text through a [`Value`], which gives the
+/// reference answer. So this only ever returns what that path would: the
+/// document is valid strict JTOO (each production is the strict one, the
+/// separators are checked byte by byte, `data` and ignored fields get the
+/// depth left inside the record) and the packet is the same.
+fn read_record(input: &[u8], scratch: &mut Vec<Item>) -> Option<Packet> {
+    use jtoo::parse::{Number, Syntax::Strict, list, number, string, validate};
+    /// What is left of the document's depth limit inside the record.
+    const DEPTH: usize = jtoo::Options::DEFAULT_MAX_DEPTH - 1;
+    fn text(rest: &[u8]) -> Option<(&[u8], String)> {
+        if rest.first() != Some(&b'"') {
+            return None;
+        }
+        let (rest, s) = string::string(rest, Strict).ok()?;
+        Some((rest, s.into_owned()))
+    }
+
+    scratch.clear();
+    let mut rest = input.strip_prefix(b"[")?;
+    let mut packet = Packet::default();
+    if let Some(after) = rest.strip_prefix(b"]") {
+        return after.is_empty().then_some(packet);
+    }
+    let mut seen = 0u8;
+    loop {
+        // A known key is matched as the exact bytes `"name":` (the only
+        // spelling of that string); any other key goes through the string
+        // production.
+        let known = KEYS
+            .iter()
+            .position(|k| rest.starts_with(k))
+            .and_then(|i| Some((i, rest.get(KEYS.get(i)?.len()..)?)));
+        let index = match known {
+            Some((i, after)) => {
+                rest = after;
+                Some(i)
+            }
+            None => {
+                if rest.first() != Some(&b'"') {
+                    return None;
+                }
+                let (after, key) = string::string(rest, Strict).ok()?;
+                rest = after.strip_prefix(b":")?;
+                FIELDS.iter().position(|f| *f == key)
+            }
+        };
+        if let Some(i) = index {
+            let bit = 1u8 << i;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+        }
+        rest = match index {
+            Some(0) => text(rest).map(|(r, s)| {
+                packet.command = Some(s);
+                r
+            })?,
+            Some(1) => text(rest).map(|(r, s)| {
+                packet.rpcid = Some(s);
+                r
+            })?,
+            Some(2) => text(rest).map(|(r, s)| {
+                packet.resid = Some(s);
+                r
+            })?,
+            Some(3) => {
+                if !rest.first().is_some_and(u8::is_ascii_digit) {
+                    return None;
+                }
+                let (r, n) = number::number(rest, Strict).ok()?;
+                let Number::Integer(i) = n else {
+                    return None;
+                };
+                packet.timeout = Some(i.to_u64()?);
+                r
+            }
+            Some(4) => {
+                let (&b, r) = rest.split_first()?;
+                packet.cont = match b {
+                    b'Y' => true,
+                    b'N' => false,
+                    _ => return None,
+                };
+                r
+            }
+            Some(5) => text(rest).map(|(r, s)| {
+                packet.error = Some(s);
+                r
+            })?,
+            Some(6) => text(rest).map(|(r, s)| {
+                packet.datatype = Some(s);
+                r
+            })?,
+            Some(_) => {
+                let (r, v) = list::value_in(rest, Strict, DEPTH, scratch).ok()?;
+                packet.data = Some(v);
+                r
+            }
+            None => validate::value(rest, Strict, DEPTH).ok()?.0,
+        };
+        match rest.split_first()? {
+            (b',', r) => rest = r,
+            (b']', r) => return r.is_empty().then_some(packet),
+            _ => return None,
+        }
+    }
+}
+
+/// A key of a packet record: the index of a known field, `None` for an
+/// extension. Only strings are keys.
+struct FieldKey(Option<usize>);
+
+impl<'de> serde::Deserialize<'de> for FieldKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FieldKey, D::Error> {
+        d.deserialize_identifier(FieldKeyVisitor)
+    }
+}
+
+struct FieldKeyVisitor;
+
+impl serde::de::Visitor<'_> for FieldKeyVisitor {
+    type Value = FieldKey;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<FieldKey, E> {
+        Ok(FieldKey(FIELDS.iter().position(|f| *f == key)))
+    }
+}
+
+struct PacketVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PacketVisitor {
+    type Value = Packet;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JTE packet (a record with string keys)")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Packet, A::Error> {
+        use serde::de::{Error, IgnoredAny};
+        let mut packet = Packet::default();
+        let mut seen = [false; FIELDS.len()];
+        while let Some(FieldKey(index)) = map.next_key()? {
+            let Some(index) = index else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            let field = FIELDS.get(index).copied().unwrap_or("?");
+            match seen.get_mut(index) {
+                Some(true) => return Err(A::Error::duplicate_field(field)),
+                Some(slot) => *slot = true,
+                None => {}
+            }
+            // `Option` so that formats with a null read it as absent, as
+            // JSON does through `Packet::from_json`.
+            match index {
+                0 => packet.command = map.next_value()?,
+                1 => packet.rpcid = map.next_value()?,
+                2 => packet.resid = map.next_value()?,
+                3 => packet.timeout = map.next_value()?,
+                4 => packet.cont = map.next_value::<Option<bool>>()?.unwrap_or(false),
+                5 => packet.error = map.next_value()?,
+                6 => packet.datatype = map.next_value()?,
+                _ => packet.data = map.next_value()?,
+            }
+        }
+        Ok(packet)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Packet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Packet, D::Error> {
+        d.deserialize_struct("Packet", &FIELDS, PacketVisitor)
     }
 }
