@@ -61,6 +61,224 @@ pub(crate) fn push_frac_grouped(out: &mut Vec<u8>, zeros: usize, digits: &[u8]) 
     }
 }
 
+/// The most digits (integer and fraction part together, zeros included)
+/// [`push_decimal`] lays out on the stack; longer numbers take the slower
+/// path.
+pub(crate) const STACK_DIGITS: usize = 64;
+
+/// Capacity of the stack text: sign, digits, one `_` per three digits, point.
+const STACK_TEXT: usize = 1 + STACK_DIGITS + STACK_DIGITS / 3 + 4;
+
+/// Writes `d` (1 ..= [`STACK_DIGITS`] digits) into `t` at `n` grouped in
+/// threes from the right, with fixed-size copies; returns the new end.
+#[inline(always)]
+fn put_int_grouped(t: &mut [u8; STACK_TEXT], mut n: usize, d: &[u8]) -> usize {
+    let first = (d.len() + 2) % 3 + 1;
+    match first {
+        1 => t[n] = d[0],
+        2 => t[n..n + 2].copy_from_slice(&d[..2]),
+        _ => t[n..n + 3].copy_from_slice(&d[..3]),
+    }
+    n += first;
+    for g in d[first..].chunks_exact(3) {
+        t[n..n + 4].copy_from_slice(&[b'_', g[0], g[1], g[2]]);
+        n += 4;
+    }
+    n
+}
+
+/// Writes `f` (1 ..= [`STACK_DIGITS`] digits) into `t` at `n` grouped in
+/// threes from the left; returns the new end.
+#[inline(always)]
+fn put_frac_grouped(t: &mut [u8; STACK_TEXT], mut n: usize, f: &[u8]) -> usize {
+    let mut chunks = f.chunks_exact(3);
+    for g in &mut chunks {
+        t[n..n + 4].copy_from_slice(&[g[0], g[1], g[2], b'_']);
+        n += 4;
+    }
+    match chunks.remainder() {
+        [] => n - 1, // drop the `_` after the last whole group (`f` is not empty)
+        [a] => {
+            t[n] = *a;
+            n + 1
+        }
+        [a, b, ..] => {
+            t[n] = *a;
+            t[n + 1] = *b;
+            n + 2
+        }
+    }
+}
+
+/// `digits` then `zeros` zeros, or (`zeros_first`) the other way round,
+/// on the stack.
+#[inline]
+fn with_zeros(digits: &[u8], zeros: usize, zeros_first: bool) -> ([u8; STACK_DIGITS], usize) {
+    let mut scratch = [b'0'; STACK_DIGITS];
+    let at = if zeros_first { zeros } else { 0 };
+    scratch[at..at + digits.len()].copy_from_slice(digits);
+    (scratch, digits.len() + zeros)
+}
+
+/// Appends `±I.F` in JTOO's decimal layout, where the integer part `I` is
+/// `int` followed by `int_zeros` zeros and the fraction `F` is `frac_zeros`
+/// zeros followed by `frac`: `I` grouped from the right, `F` from the left,
+/// built on the stack and appended in one copy.
+///
+/// `int` must be non-empty without leading zeros (or `0`), `frac`
+/// non-empty (`0` for a whole number), and all digits together at most
+/// [`STACK_DIGITS`]; `int_zeros` and `frac_zeros` are not both non-zero.
+#[inline]
+pub(crate) fn push_decimal(
+    out: &mut Vec<u8>,
+    negative: bool,
+    int: &[u8],
+    int_zeros: usize,
+    frac_zeros: usize,
+    frac: &[u8],
+) {
+    let mut t = [0u8; STACK_TEXT];
+    t[0] = b'-';
+    let mut n = usize::from(negative);
+    n = if int_zeros == 0 {
+        put_int_grouped(&mut t, n, int)
+    } else {
+        let (s, len) = with_zeros(int, int_zeros, false);
+        put_int_grouped(&mut t, n, &s[..len])
+    };
+    t[n] = b'.';
+    n += 1;
+    n = if frac_zeros == 0 {
+        put_frac_grouped(&mut t, n, frac)
+    } else {
+        let (s, len) = with_zeros(frac, frac_zeros, true);
+        put_frac_grouped(&mut t, n, &s[..len])
+    };
+    out.extend_from_slice(&t[..n]);
+}
+
+/// Appends `digits` (1 ..= [`STACK_DIGITS`], no leading zeros) grouped in
+/// threes from the right, built on the stack and appended in one copy.
+#[inline]
+pub(crate) fn push_int(out: &mut Vec<u8>, negative: bool, digits: &[u8]) {
+    let mut t = [0u8; STACK_TEXT];
+    t[0] = b'-';
+    let n = put_int_grouped(&mut t, usize::from(negative), digits);
+    out.extend_from_slice(&t[..n]);
+}
+
+/// `"000"` to `"999"`.
+static TRIPLES: [[u8; 3]; 1000] = triples();
+
+const fn triples() -> [[u8; 3]; 1000] {
+    let mut t = [[0u8; 3]; 1000];
+    let mut i = 0;
+    while i < 1000 {
+        t[i] = [
+            b'0' + (i / 100) as u8,
+            b'0' + (i / 10 % 10) as u8,
+            b'0' + (i % 10) as u8,
+        ];
+        i += 1;
+    }
+    t
+}
+
+/// Room for a `u64` coefficient with up to [`MAX_U64_SCALE`] fraction
+/// digits, grouped, with sign and point.
+const U64_TEXT: usize = 104;
+
+/// The most fraction digits [`push_u64_decimal`] writes.
+pub(crate) const MAX_U64_SCALE: u32 = 48;
+
+/// Writes `v`'s digits grouped in threes, right to left, ending at `i`;
+/// returns where they start.
+#[inline(always)]
+fn put_u64_grouped_rev(t: &mut [u8; U64_TEXT], mut i: usize, mut v: u64) -> usize {
+    while v >= 1000 {
+        let g = TRIPLES[(v % 1000) as usize];
+        v /= 1000;
+        i -= 4;
+        t[i..i + 4].copy_from_slice(&[b'_', g[0], g[1], g[2]]);
+    }
+    let g = TRIPLES[v as usize];
+    i -= 3;
+    t[i..i + 3].copy_from_slice(&g);
+    i + if v >= 100 {
+        0
+    } else if v >= 10 {
+        1
+    } else {
+        2
+    }
+}
+
+/// Appends `±v` grouped in threes (`-1_234_567`), built right to left from
+/// three-digit groups and appended in one copy.
+#[inline]
+pub(crate) fn push_u64(out: &mut Vec<u8>, negative: bool, v: u64) {
+    let mut t = [0u8; U64_TEXT];
+    let mut i = put_u64_grouped_rev(&mut t, U64_TEXT, v);
+    if negative {
+        i -= 1;
+        t[i] = b'-';
+    }
+    out.extend_from_slice(&t[i..]);
+}
+
+/// Appends `±c × 10^−scale` in the decimal layout (`scale` at most
+/// [`MAX_U64_SCALE`]; 0 gives `c.0`): the fraction has exactly `scale`
+/// digits, leading zeros included, so `c` must have no trailing zeros when
+/// `scale > 0`.
+#[inline]
+pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, scale: u32) {
+    let mut t = [0u8; U64_TEXT];
+    let mut i = U64_TEXT;
+    if scale == 0 {
+        i -= 2;
+        t[i..].copy_from_slice(b".0");
+    } else {
+        // The fraction, right to left: a partial group of `scale % 3`
+        // digits at its end, then whole groups.
+        let mut groups = scale / 3;
+        match scale % 3 {
+            1 => {
+                i -= 1;
+                t[i] = b'0' + (c % 10) as u8;
+                c /= 10;
+            }
+            2 => {
+                let g = TRIPLES[(c % 100) as usize];
+                c /= 100;
+                i -= 2;
+                t[i..i + 2].copy_from_slice(&g[1..]);
+            }
+            _ => {
+                // The last group is whole: no `_` after it.
+                let g = TRIPLES[(c % 1000) as usize];
+                c /= 1000;
+                i -= 3;
+                t[i..i + 3].copy_from_slice(&g);
+                groups -= 1;
+            }
+        }
+        for _ in 0..groups {
+            let g = TRIPLES[(c % 1000) as usize];
+            c /= 1000;
+            i -= 4;
+            t[i..i + 4].copy_from_slice(&[g[0], g[1], g[2], b'_']);
+        }
+        i -= 1;
+        t[i] = b'.';
+    }
+    i = put_u64_grouped_rev(&mut t, i, c);
+    if negative {
+        i -= 1;
+        t[i] = b'-';
+    }
+    out.extend_from_slice(&t[i..]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

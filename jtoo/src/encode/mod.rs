@@ -67,22 +67,13 @@ pub fn write_integer(out: &mut Vec<u8>, i: &Integer) {
 /// Appends an `i64` as a JTOO integer.
 #[inline]
 pub fn write_i64(out: &mut Vec<u8>, v: i64) {
-    if v < 0 {
-        out.push(b'-');
-    }
-    write_u64(out, v.unsigned_abs());
+    digits::push_u64(out, v < 0, v.unsigned_abs());
 }
 
 /// Appends a `u64` as a JTOO integer.
 #[inline]
 pub fn write_u64(out: &mut Vec<u8>, v: u64) {
-    if v < 1000 {
-        let mut buf = itoa::Buffer::new();
-        out.extend_from_slice(buf.format(v).as_bytes());
-    } else {
-        let mut buf = itoa::Buffer::new();
-        digits::push_grouped(out, buf.format(v).as_bytes());
-    }
+    digits::push_u64(out, false, v);
 }
 
 /// Appends an `i128` as a JTOO integer.
@@ -114,8 +105,8 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
             "NaN and infinity have no JTOO form",
         )));
     }
-    let mut buf = ryu::Buffer::new();
-    crate::types::write_ryu(out, buf.format_finite(v));
+    let mut buf = zmij::Buffer::new();
+    crate::types::write_shortest(out, buf.format_finite(v));
     Ok(())
 }
 
@@ -130,8 +121,8 @@ pub fn write_f32(out: &mut Vec<u8>, v: f32) -> Result<(), Error> {
             "NaN and infinity have no JTOO form",
         )));
     }
-    let mut buf = ryu::Buffer::new();
-    crate::types::write_ryu(out, buf.format_finite(v));
+    let mut buf = zmij::Buffer::new();
+    crate::types::write_shortest(out, buf.format_finite(v));
     Ok(())
 }
 

@@ -1,6 +1,9 @@
 //! `Decimal`: an exact decimal number (no binary floating point inside).
 
-use crate::encode::digits::{push_frac_grouped, push_grouped, push_grouped_zeros};
+use crate::encode::digits::{
+    MAX_U64_SCALE, STACK_DIGITS, push_decimal, push_frac_grouped, push_grouped, push_grouped_zeros,
+    push_u64_decimal,
+};
 use crate::error::{Error, ErrorKind};
 use std::cmp::Ordering;
 use std::fmt;
@@ -51,6 +54,17 @@ const POW10_F64: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
+
+/// 10^0 ..= 10^19.
+const POW10_U64: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
 
 impl Decimal {
     /// Zero (`0.0`).
@@ -223,7 +237,7 @@ impl Decimal {
     }
 
     /// The exact decimal of the shortest digits that round-trip through
-    /// `f64` (ryu), e.g. `0.1f64` → `0.1`.
+    /// `f64` (the closest such when there are several), e.g. `0.1f64` → `0.1`.
     ///
     /// # Errors
     /// NaN and infinities have no JTOO form.
@@ -233,8 +247,8 @@ impl Decimal {
                 "NaN and infinity have no JTOO form",
             )));
         }
-        let mut buf = ryu::Buffer::new();
-        Self::from_ryu(buf.format_finite(v))
+        let mut buf = zmij::Buffer::new();
+        Self::from_shortest_text(buf.format_finite(v))
     }
 
     /// As [`Decimal::from_f64`], with the shortest digits that round-trip
@@ -248,12 +262,12 @@ impl Decimal {
                 "NaN and infinity have no JTOO form",
             )));
         }
-        let mut buf = ryu::Buffer::new();
-        Self::from_ryu(buf.format_finite(v))
+        let mut buf = zmij::Buffer::new();
+        Self::from_shortest_text(buf.format_finite(v))
     }
 
-    /// Parses ryu's output: `-?digits(.digits)?(e-?digits)?`.
-    fn from_ryu(s: &str) -> Result<Decimal, Error> {
+    /// Parses a shortest float text: `-?digits(.digits)?(e[+-]?digits)?`.
+    fn from_shortest_text(s: &str) -> Result<Decimal, Error> {
         let b = s.as_bytes();
         let (negative, b) = match b.split_first() {
             Some((b'-', rest)) => (true, rest),
@@ -296,6 +310,18 @@ impl Decimal {
     /// Appends the canonical text to `out`.
     #[inline]
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        if self.hi == 0 {
+            // Straight from the 64-bit coefficient in three-digit groups.
+            if self.exp < 0 && self.exp.unsigned_abs() <= MAX_U64_SCALE {
+                return push_u64_decimal(out, self.negative, self.lo, self.exp.unsigned_abs());
+            }
+            if let Some(whole) = POW10_U64
+                .get(self.exp as usize)
+                .and_then(|p| self.lo.checked_mul(*p))
+            {
+                return push_u64_decimal(out, self.negative, whole, 0);
+            }
+        }
         self.write(out, true);
     }
 
@@ -306,7 +332,7 @@ impl Decimal {
         } else {
             buf.format(self.coefficient()).as_bytes()
         };
-        write_digits(out, self.negative, digits, self.exp as i64, grouped);
+        write_digits(out, self.negative, digits, i64::from(self.exp), grouped);
     }
 }
 
@@ -321,6 +347,9 @@ pub(crate) fn write_digits(
     exp: i64,
     grouped: bool,
 ) {
+    if grouped && stack_layout(out, negative, digits, exp) {
+        return;
+    }
     if negative {
         out.push(b'-');
     }
@@ -354,15 +383,67 @@ pub(crate) fn write_digits(
     }
 }
 
-/// Writes a finite float's shortest round-trip digits (ryu's text) in the
-/// canonical decimal layout, without going through a 128-bit coefficient.
-pub(crate) fn write_ryu(out: &mut Vec<u8>, text: &str) {
+/// The grouped layout of `write_digits` built on the stack and appended in
+/// one copy, when all its digits fit ([`STACK_DIGITS`]); `false` (nothing
+/// written) otherwise.
+#[inline]
+fn stack_layout(out: &mut Vec<u8>, negative: bool, digits: &[u8], exp: i64) -> bool {
+    let n = digits.len();
+    if exp >= 0 {
+        let zeros = exp as usize;
+        if n + zeros > STACK_DIGITS {
+            return false;
+        }
+        push_decimal(out, negative, digits, zeros, 0, b"0");
+        return true;
+    }
+    let scale = exp.unsigned_abs() as usize;
+    if n > scale {
+        if n > STACK_DIGITS {
+            return false;
+        }
+        let (int, frac) = digits.split_at(n - scale);
+        push_decimal(out, negative, int, 0, 0, frac);
+    } else {
+        if scale + 1 > STACK_DIGITS {
+            return false;
+        }
+        push_decimal(out, negative, b"0", 0, scale - n, digits);
+    }
+    true
+}
+
+/// Writes a finite float's shortest round-trip digits, given as the text of
+/// a shortest float formatter (`-?I.F` or `-?D(.F)?e[+-]?X`, as `zmij`
+/// writes them), in the canonical decimal layout.
+#[inline]
+pub(crate) fn write_shortest(out: &mut Vec<u8>, text: &str) {
     let b = text.as_bytes();
     let (negative, b) = match b.split_first() {
-        Some((b'-', rest)) => (true, rest),
+        Some((b'-', rest)) => (b != b"-0.0", rest), // zero is never negative
         _ => (false, b),
     };
-    // Significant digits (ryu: at most 17) and the power of ten.
+    // The exponent form ends in `e`, a sign and one to three digits.
+    let tail = &b[b.len().saturating_sub(5)..];
+    if !tail.iter().any(|c| matches!(c, b'e' | b'E')) {
+        // Fixed form `I.F`: `I` without leading zeros (or `0`), `F` without
+        // trailing zeros (or `0`): already the canonical digits.
+        if let Some(dot) = b.iter().position(|&c| c == b'.') {
+            let (int, frac) = (&b[..dot], &b[dot + 1..]);
+            if !int.is_empty() && !frac.is_empty() && int.len() + frac.len() <= STACK_DIGITS {
+                push_decimal(out, negative, int, 0, 0, frac);
+                return;
+            }
+        }
+    }
+    write_scientific_text(out, negative, b);
+}
+
+/// The general case of [`write_shortest`]: collects the significant digits
+/// and the power of ten from `-?digits(.digits)?(e[+-]?digits)?` (sign
+/// already taken off).
+fn write_scientific_text(out: &mut Vec<u8>, negative: bool, b: &[u8]) {
+    // Significant digits (at most 17) and the power of ten.
     let mut digits = [0u8; 24];
     let mut n = 0;
     let mut exp: i64 = 0;
@@ -382,8 +463,9 @@ pub(crate) fn write_ryu(out: &mut Vec<u8>, text: &str) {
             b'.' => seen_point = true,
             _ => {
                 // `e` and a signed exponent.
-                exp += text[text.len() - (b.len() - i - 1)..]
-                    .parse::<i64>()
+                exp += std::str::from_utf8(&b[i + 1..])
+                    .ok()
+                    .and_then(|e| e.parse::<i64>().ok())
                     .unwrap_or(0);
                 break;
             }

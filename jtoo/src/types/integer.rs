@@ -1,7 +1,7 @@
 //! `Integer`: every integer from −(2¹²⁸−1) to 2¹²⁸−1, so all of `i128` and
 //! all of `u128`.
 
-use crate::encode::digits::push_grouped;
+use crate::encode::digits::{push_int, push_u64};
 use crate::error::{Error, ErrorKind};
 use std::cmp::Ordering;
 use std::fmt;
@@ -111,15 +111,11 @@ impl Integer {
     /// Appends the canonical text to `out`.
     #[inline]
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
-        if self.negative {
-            out.push(b'-');
-        }
         if self.hi == 0 {
-            let mut buf = itoa::Buffer::new();
-            push_grouped(out, buf.format(self.lo).as_bytes());
+            push_u64(out, self.negative, self.lo);
         } else {
             let mut buf = itoa::Buffer::new();
-            push_grouped(out, buf.format(self.magnitude()).as_bytes());
+            push_int(out, self.negative, buf.format(self.magnitude()).as_bytes());
         }
     }
 }

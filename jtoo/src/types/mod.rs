@@ -12,7 +12,7 @@ mod timestamp;
 
 pub use date::Date;
 pub use datetime::DateTime;
-pub(crate) use decimal::write_ryu;
+pub(crate) use decimal::write_shortest;
 pub use decimal::{Decimal, MAX_SCALE as DECIMAL_MAX_SCALE};
 pub use integer::Integer;
 pub use offset::Offset;

@@ -1,0 +1,315 @@
+//! The number writers (floats, decimals, integers) against a slow reference:
+//! the shortest digits from `ryu`, laid out and grouped one character at a
+//! time.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use jtoo::{Decimal, Integer, encode};
+use proptest::prelude::*;
+
+/// Groups plain decimal text (`-1234.56789`, `42`) the canonical way:
+/// the integer part in threes from the right, the fraction from the left.
+fn group(plain: &str) -> String {
+    let (sign, rest) = match plain.strip_prefix('-') {
+        Some(r) => ("-", r),
+        None => ("", plain),
+    };
+    let (int, frac) = match rest.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (rest, None),
+    };
+    let mut out = String::from(sign);
+    for (k, c) in int.chars().enumerate() {
+        if k > 0 && (int.len() - k) % 3 == 0 {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    if let Some(frac) = frac {
+        out.push('.');
+        for (k, c) in frac.chars().enumerate() {
+            if k > 0 && k % 3 == 0 {
+                out.push('_');
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Plain text of `±digits × 10^exp` (digits without leading zeros, trailing
+/// zeros allowed), normalised the way a JTOO decimal is.
+fn plain(negative: bool, digits: &str, exp: i64) -> String {
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return "0.0".into();
+    }
+    // Move trailing zeros into the exponent.
+    let trimmed = digits.trim_end_matches('0');
+    let exp = exp + (digits.len() - trimmed.len()) as i64;
+    let d = trimmed;
+    let mut s = String::from(if negative { "-" } else { "" });
+    if exp >= 0 {
+        s.push_str(d);
+        s.push_str(&"0".repeat(exp as usize));
+        s.push_str(".0");
+    } else {
+        let scale = exp.unsigned_abs() as usize;
+        if d.len() > scale {
+            s.push_str(&d[..d.len() - scale]);
+            s.push('.');
+            s.push_str(&d[d.len() - scale..]);
+        } else {
+            s.push_str("0.");
+            s.push_str(&"0".repeat(scale - d.len()));
+            s.push_str(d);
+        }
+    }
+    s
+}
+
+/// The canonical text of a float from `ryu`'s shortest digits (the writer
+/// before it used `zmij`).
+fn reference_float(text: &str) -> String {
+    let (negative, t) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text),
+    };
+    let (mantissa, e) = match t.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i64>().unwrap()),
+        None => (t, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    group(&plain(negative, &digits, e - frac.len() as i64))
+}
+
+fn f64_text(f: f64) -> String {
+    let mut out = Vec::new();
+    encode::write_f64(&mut out, f).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn f32_text(f: f32) -> String {
+    let mut out = Vec::new();
+    encode::write_f32(&mut out, f).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn check_f64(f: f64) {
+    let expected = reference_float(ryu::Buffer::new().format_finite(f));
+    assert_eq!(f64_text(f), expected, "{f:e} ({:#x})", f.to_bits());
+    let d = Decimal::from_f64(f).unwrap();
+    assert_eq!(d.to_string(), expected, "Decimal::from_f64({f:e})");
+    assert_eq!(d.to_f64(), f + 0.0, "{f:e} round trip"); // -0.0 reads back as 0.0
+}
+
+fn check_f32(f: f32) {
+    let expected = reference_float(ryu::Buffer::new().format_finite(f));
+    assert_eq!(f32_text(f), expected, "{f:e} ({:#x})", f.to_bits());
+    let d = Decimal::from_f32(f).unwrap();
+    assert_eq!(d.to_string(), expected, "Decimal::from_f32({f:e})");
+    assert_eq!(d.to_f32(), f + 0.0, "{f:e} round trip");
+}
+
+#[test]
+fn float_edges() {
+    let mut cases = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.1,
+        0.3,
+        1.5,
+        123_456.789,
+        f64::MAX,
+        f64::MIN,
+        f64::MIN_POSITIVE,
+        f64::EPSILON,
+        5e-324,
+        -5e-324,
+        1e-323,
+        2.225_073_858_507_201e-308, // largest subnormal
+        9_007_199_254_740_992.0,    // 2^53
+        9_007_199_254_740_993.0,
+        18_446_744_073_709_551_616.0, // 2^64
+        1.7976931348623157e308,
+        5.444_310_685_350_916e14,
+        0.000_001,
+        0.000_012_345,
+        1e15,
+        1e16,
+        1.5e16,
+        123_456_789_012_345_680.0,
+    ];
+    cases.push("-65.613616999999977".parse().unwrap()); // from canada.json
+    for p in -324..=308 {
+        cases.push(format!("1e{p}").parse().unwrap());
+        cases.push(format!("-9.87e{p}").parse().unwrap());
+    }
+    for k in 0..=1100 {
+        cases.push(2f64.powi(k - 1074));
+    }
+    for bits in 1..2000u64 {
+        cases.push(f64::from_bits(bits)); // smallest subnormals
+        cases.push(f64::from_bits(0x000f_ffff_ffff_ffff - bits)); // largest subnormals
+    }
+    for i in 0..2000u64 {
+        cases.push((i * 1_000_003) as f64);
+        cases.push(1e16 + (i * 7919) as f64 * 2.0);
+    }
+    for f in cases.into_iter().filter(|f| f.is_finite()) {
+        check_f64(f);
+        check_f64(-f);
+    }
+}
+
+#[test]
+fn float32_edges() {
+    let mut cases = vec![
+        0.0f32,
+        -0.0,
+        0.1,
+        1.0,
+        16_777_216.0,
+        16_777_217.0,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        f32::EPSILON,
+        1e-45,
+        3.4e38,
+        1e7,
+        1.234_567e-7,
+    ];
+    for p in -45..=38 {
+        cases.push(format!("1e{p}").parse().unwrap());
+        cases.push(format!("3.25e{p}").parse().unwrap());
+    }
+    for bits in 1..3000u32 {
+        cases.push(f32::from_bits(bits));
+        cases.push(f32::from_bits(0x007f_ffff - bits));
+    }
+    for f in cases.into_iter().filter(|f| f.is_finite()) {
+        check_f32(f);
+        check_f32(-f);
+    }
+}
+
+#[test]
+fn integers_and_decimals() {
+    for v in [
+        0u64,
+        1,
+        999,
+        1000,
+        999_999,
+        1_000_000,
+        12_345_678,
+        u64::MAX,
+        u64::MAX / 10,
+    ] {
+        let mut out = Vec::new();
+        encode::write_u64(&mut out, v);
+        assert_eq!(String::from_utf8(out).unwrap(), group(&v.to_string()));
+    }
+    for v in [0i64, -1, -999, -1000, i64::MIN, i64::MAX, -123_456_789] {
+        let mut out = Vec::new();
+        encode::write_i64(&mut out, v);
+        assert_eq!(String::from_utf8(out).unwrap(), group(&v.to_string()));
+        assert_eq!(Integer::from(v).to_string(), group(&v.to_string()));
+    }
+    for v in [u128::MAX, u128::MAX / 3, 1 << 64, (1 << 64) - 1] {
+        assert_eq!(Integer::from(v).to_string(), group(&v.to_string()));
+    }
+    assert_eq!(
+        Integer::new(true, u128::MAX).to_string(),
+        group(&format!("-{}", u128::MAX))
+    );
+    for (c, e) in [
+        (1u128, 0i64),
+        (1, 64),
+        (1, 65),
+        (1, 200),
+        (1, -63),
+        (1, -64),
+        (1, -65),
+        (1, -300),
+        (u128::MAX, 0),
+        (u128::MAX, -20),
+        (u128::MAX, -39),
+        (u128::MAX, -40),
+        (u128::MAX, 30),
+        (u128::from(u64::MAX), -19),
+        (u128::from(u64::MAX), -20),
+        (u128::from(u64::MAX), -25),
+        (u128::from(u64::MAX), 44),
+        (u128::from(u64::MAX), 45),
+        (123, -1),
+        (123, -2),
+        (123, -3),
+        (123, -4),
+    ] {
+        for negative in [false, true] {
+            let d = Decimal::from_scientific(negative, c, e).unwrap();
+            let expected = group(&plain(negative, &c.to_string(), e));
+            assert_eq!(d.to_string(), expected, "{c}e{e}");
+            assert_eq!(d.to_plain_string(), plain(negative, &c.to_string(), e));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    #[test]
+    fn any_f64(bits in any::<u64>()) {
+        let f = f64::from_bits(bits);
+        if f.is_finite() {
+            check_f64(f);
+        }
+    }
+
+    #[test]
+    fn any_f32(bits in any::<u32>()) {
+        let f = f32::from_bits(bits);
+        if f.is_finite() {
+            check_f32(f);
+        }
+    }
+
+    #[test]
+    fn any_subnormal(bits in 1u64..(1 << 52)) {
+        check_f64(f64::from_bits(bits));
+    }
+
+    #[test]
+    fn any_short_f64(mantissa in 0u64..100_000_000, e in -330i32..310) {
+        if let Ok(f) = format!("{mantissa}e{e}").parse::<f64>() {
+            if f.is_finite() {
+                check_f64(f);
+            }
+        }
+    }
+
+    #[test]
+    fn any_integer(v in any::<i128>()) {
+        prop_assert_eq!(Integer::from(v).to_string(), group(&v.to_string()));
+        let mut out = Vec::new();
+        encode::write_i128(&mut out, v);
+        prop_assert_eq!(String::from_utf8(out).unwrap(), group(&v.to_string()));
+        let mut out = Vec::new();
+        encode::write_i64(&mut out, v as i64);
+        prop_assert_eq!(String::from_utf8(out).unwrap(), group(&(v as i64).to_string()));
+        let mut out = Vec::new();
+        encode::write_u64(&mut out, v as u64);
+        prop_assert_eq!(String::from_utf8(out).unwrap(), group(&(v as u64).to_string()));
+    }
+
+    #[test]
+    fn any_decimal(negative in any::<bool>(), c in any::<u128>(), small in any::<u64>(), wide in any::<bool>(), e in -90i64..90) {
+        let c = if wide { c } else { u128::from(small) };
+        let d = Decimal::from_scientific(negative, c, e).unwrap();
+        prop_assert_eq!(d.to_string(), group(&plain(negative && c != 0, &c.to_string(), e)));
+        prop_assert_eq!(d.to_plain_string(), plain(negative && c != 0, &c.to_string(), e));
+    }
+}
