@@ -3,6 +3,7 @@
 //! scalar.
 
 use crate::error::{Error, Result, Segment};
+use jtoo::parse::string::Known;
 use jtoo::parse::{self, Number, Syntax};
 use jtoo::serde::{
     DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
@@ -31,9 +32,9 @@ use std::borrow::Cow;
 /// ```
 pub struct Deserializer<'de> {
     input: &'de [u8],
-    /// `input` as text when it is known to be UTF-8: strings are then sliced
-    /// out of it without validating each one again.
-    text: Option<&'de str>,
+    /// What was checked once for the whole input (UTF-8), so strings need
+    /// not check it again.
+    known: Known<'de>,
     pos: usize,
     syntax: Syntax,
     depth: usize,
@@ -42,16 +43,13 @@ pub struct Deserializer<'de> {
 impl<'de> Deserializer<'de> {
     /// Reads strict JTOO from bytes.
     pub fn from_slice(input: &'de [u8]) -> Self {
-        // One UTF-8 check for the whole input (a valid document is all
-        // UTF-8; core's validator runs at several GB/s); if it fails, each
-        // string is checked as it is read, which positions the error.
-        Self::new(input, std::str::from_utf8(input).ok())
+        Self::new(input, Known::check(input))
     }
 
-    fn new(input: &'de [u8], text: Option<&'de str>) -> Self {
+    fn new(input: &'de [u8], known: Known<'de>) -> Self {
         Deserializer {
             input,
-            text,
+            known,
             pos: 0,
             syntax: Syntax::Strict,
             depth: Options::DEFAULT_MAX_DEPTH,
@@ -61,7 +59,7 @@ impl<'de> Deserializer<'de> {
     /// Reads strict JTOO from a string.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(input: &'de str) -> Self {
-        Self::new(input.as_bytes(), Some(input))
+        Self::new(input.as_bytes(), Known::of_str(input))
     }
 
     /// Reads HTOO (whitespace, comments, trailing commas and the other
@@ -69,7 +67,7 @@ impl<'de> Deserializer<'de> {
     pub fn from_htoo_slice(input: &'de [u8]) -> Self {
         Deserializer {
             syntax: Syntax::Lenient,
-            ..Self::from_slice(input)
+            ..Self::new(input, Known::check(input))
         }
     }
 
@@ -77,7 +75,7 @@ impl<'de> Deserializer<'de> {
     pub fn from_htoo_str(input: &'de str) -> Self {
         Deserializer {
             syntax: Syntax::Lenient,
-            ..Self::from_str(input)
+            ..Self::new(input.as_bytes(), Known::of_str(input))
         }
     }
 
@@ -155,7 +153,7 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn parse_string(&mut self) -> Result<Cow<'de, str>> {
-        match parse::string::string_in(self.rest(), self.syntax, self.text) {
+        match parse::string::string_in(self.rest(), self.syntax, self.known) {
             Ok((rest, s)) => {
                 self.set_rest(rest);
                 Ok(s)

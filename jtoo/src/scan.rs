@@ -32,10 +32,11 @@ pub(crate) fn find_special(bytes: &[u8]) -> Option<usize> {
         let quote = has_zero(w ^ (LO * u64::from(b'"')));
         let bslash = has_zero(w ^ (LO * u64::from(b'\\')));
         let del = has_zero(w ^ (LO * 0x7f));
-        if ctrl | quote | bslash | del != 0 {
-            if let Some(j) = chunk.iter().position(|&b| is_special(b)) {
-                return Some(i + j);
-            }
+        let hits = ctrl | quote | bslash | del;
+        if hits != 0 {
+            // Each test can only flag false positives *above* a true hit
+            // (borrows run upwards), so the lowest flagged byte is exact.
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
@@ -68,5 +69,15 @@ mod tests {
         let plain: Vec<u8> = (0x20u8..=0xff).filter(|&b| !is_special(b)).collect();
         assert_eq!(find_special(&plain), None);
         assert_eq!(find_special("你好, world! ~~~~~~~~".as_bytes()), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn agrees_with_a_byte_loop(v in proptest::collection::vec(
+            proptest::prop_oneof![0u8..0x22, 0x5bu8..0x5e, 0x7eu8..0x81, proptest::prelude::any::<u8>()],
+            0..40,
+        )) {
+            proptest::prop_assert_eq!(find_special(&v), v.iter().position(|&b| is_special(b)));
+        }
     }
 }

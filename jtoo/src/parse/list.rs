@@ -2,6 +2,7 @@
 //! Lenient (HTOO) adds whitespace/comments around `[`, `]`, `,`, `:` and one
 //! trailing comma (`[1,]`, never `[,]`).
 
+use super::string::Known;
 use super::{PResult, Syntax, fail, ws};
 use crate::error::ErrorKind;
 use crate::value::{Item, Pair, Value};
@@ -28,22 +29,21 @@ pub fn value_in<'a>(
     depth: usize,
     scratch: &mut Vec<Item>,
 ) -> PResult<'a, Value> {
-    value_text(input, syntax, depth, scratch, None)
+    value_text(input, syntax, depth, scratch, Known::NOTHING)
 }
 
-/// [`value_in`] over input known to be UTF-8: `text` is the whole document
-/// as `&str` (see [`super::string::string_in`]).
+/// [`value_in`] in a document whose [`Known`] facts were checked up front.
 #[inline]
 pub(crate) fn value_text<'a>(
     input: &'a [u8],
     syntax: Syntax,
     depth: usize,
     scratch: &mut Vec<Item>,
-    text: Option<&'a str>,
+    known: Known<'a>,
 ) -> PResult<'a, Value> {
     match input.first() {
-        Some(b'[') => list_text(input, syntax, depth, scratch, text),
-        _ => scalar_inline(input, syntax, text),
+        Some(b'[') => list_text(input, syntax, depth, scratch, known),
+        _ => scalar_inline(input, syntax, known),
     }
 }
 
@@ -51,14 +51,14 @@ pub(crate) fn value_text<'a>(
 /// [`value`] and [`list`] uses small stack frames.
 #[inline(never)]
 pub fn scalar(input: &[u8], syntax: Syntax) -> PResult<'_, Value> {
-    scalar_inline(input, syntax, None)
+    scalar_inline(input, syntax, Known::NOTHING)
 }
 
 #[inline(always)]
-fn scalar_inline<'a>(input: &'a [u8], syntax: Syntax, text: Option<&'a str>) -> PResult<'a, Value> {
+fn scalar_inline<'a>(input: &'a [u8], syntax: Syntax, known: Known<'a>) -> PResult<'a, Value> {
     match input.first() {
         Some(b'"') => {
-            let (rest, s) = super::string::string_in(input, syntax, text)?;
+            let (rest, s) = super::string::string_in(input, syntax, known)?;
             Ok((rest, Value::String(s.into_owned())))
         }
         Some(b'-' | b'0'..=b'9') => {
@@ -104,7 +104,7 @@ pub fn list_in<'a>(
     depth: usize,
     scratch: &mut Vec<Item>,
 ) -> PResult<'a, Value> {
-    list_text(input, syntax, depth, scratch, None)
+    list_text(input, syntax, depth, scratch, Known::NOTHING)
 }
 
 fn list_text<'a>(
@@ -112,7 +112,7 @@ fn list_text<'a>(
     syntax: Syntax,
     depth: usize,
     scratch: &mut Vec<Item>,
-    text: Option<&'a str>,
+    known: Known<'a>,
 ) -> PResult<'a, Value> {
     if depth == 0 {
         return fail(input, ErrorKind::DepthLimitExceeded);
@@ -126,7 +126,7 @@ fn list_text<'a>(
     let done = |scratch: &mut Vec<Item>| Value::List(scratch.split_off(base));
     loop {
         // An item: its first value goes straight onto the scratch stack.
-        let r = push_item_value(rest, input, syntax, depth, scratch, text)?;
+        let r = push_item_value(rest, input, syntax, depth, scratch, known)?;
         let (r, ()) = ws::skip(r, syntax)?;
         let r = if let Some(b':') = r.first() {
             let Some(Item::Value(first)) = scratch.pop() else {
@@ -136,7 +136,7 @@ fn list_text<'a>(
                 return fail(r, ErrorKind::AmbiguousKey);
             }
             let (r, ()) = ws::skip(&r[1..], syntax)?;
-            let r = push_item_value(r, input, syntax, depth, scratch, text)?;
+            let r = push_item_value(r, input, syntax, depth, scratch, known)?;
             let Some(Item::Value(second)) = scratch.pop() else {
                 return fail(r, ErrorKind::ExpectedValue);
             };
@@ -175,16 +175,16 @@ fn push_item_value<'a>(
     syntax: Syntax,
     depth: usize,
     scratch: &mut Vec<Item>,
-    text: Option<&'a str>,
+    known: Known<'a>,
 ) -> Result<&'a [u8], nom::Err<super::ParseError>> {
     match input.first() {
         None => fail(list_start, ErrorKind::UnclosedList).map(|(r, ())| r),
         Some(b'[') => {
-            let (r, v) = list_text(input, syntax, depth, scratch, text)?;
+            let (r, v) = list_text(input, syntax, depth, scratch, known)?;
             scratch.push(Item::Value(v));
             Ok(r)
         }
-        Some(_) => push_scalar(input, syntax, scratch, text),
+        Some(_) => push_scalar(input, syntax, scratch, known),
     }
 }
 
@@ -193,9 +193,9 @@ fn push_scalar<'a>(
     input: &'a [u8],
     syntax: Syntax,
     scratch: &mut Vec<Item>,
-    text: Option<&'a str>,
+    known: Known<'a>,
 ) -> Result<&'a [u8], nom::Err<super::ParseError>> {
-    let (rest, v) = scalar_inline(input, syntax, text)?;
+    let (rest, v) = scalar_inline(input, syntax, known)?;
     scratch.push(Item::Value(v));
     Ok(rest)
 }

@@ -149,13 +149,11 @@ pub(crate) fn fixed_digits<const N: usize>(input: &[u8]) -> Option<u32> {
 ///
 /// This is what [`crate::Options::from_slice`] and `htoo::from_slice` call.
 pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate::Value, Error> {
-    // UTF-8 is checked once for the whole document (a valid document is all
-    // UTF-8); strings are then sliced out of it. If the check fails, strings
-    // are validated one by one, which positions the error exactly.
-    let text = std::str::from_utf8(input).ok();
+    // UTF-8 is checked once for the whole document; see `string::Known`.
+    let known = string::Known::check(input);
     whole(input, syntax, |rest| {
         let mut scratch = Vec::new();
-        let (rest, v) = list::value_text(rest, syntax, max_depth, &mut scratch, text)?;
+        let (rest, v) = list::value_text(rest, syntax, max_depth, &mut scratch, known)?;
         let ambiguous = v.is_ambiguous_key();
         Ok((rest, (v, ambiguous)))
     })
@@ -164,9 +162,9 @@ pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate:
 /// Checks one whole document with the given syntax and depth limit without
 /// building a [`crate::Value`]: same grammar, same errors as [`document`].
 pub fn validate_document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<(), Error> {
-    let utf8_known = std::str::from_utf8(input).is_ok();
+    let known = string::Known::check(input);
     whole(input, syntax, |rest| {
-        validate::value_key(rest, syntax, max_depth, utf8_known).map(|(r, a)| (r, ((), a)))
+        validate::value_key(rest, syntax, max_depth, known).map(|(r, a)| (r, ((), a)))
     })
 }
 

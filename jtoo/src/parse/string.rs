@@ -16,19 +16,78 @@ fn hex_lower(b: u8) -> Option<u8> {
     }
 }
 
+/// What was checked once for a whole document, so that its strings need not
+/// check it again one by one: that the document is UTF-8 (every valid one
+/// is). Strings are then sliced out of its text. core's validator runs over
+/// a whole document at several GB/s; when it fails, strings are checked as
+/// they are read, which reports the first error exactly where it is, so
+/// results and errors are the same either way.
+///
+/// (Checking the absence of raw control bytes up front as well, to find a
+/// string's end with `memchr2(b'"', b'\\')`, was measured slower on the
+/// benchmark corpus than the word-at-a-time scan: most strings are short.)
+///
+/// ```
+/// use jtoo::parse::{string::{string_in, Known}, Syntax};
+/// let doc = r#""héllo","x""#;
+/// let known = Known::check(doc.as_bytes());
+/// let (rest, s) = string_in(doc.as_bytes(), Syntax::Strict, known).unwrap();
+/// assert_eq!((s.as_ref(), rest), ("héllo", &br#","x""#[..]));
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Known<'a> {
+    text: Option<&'a str>,
+}
+
+impl<'a> Known<'a> {
+    /// Nothing known: every string is checked on its own.
+    pub const NOTHING: Known<'static> = Known { text: None };
+
+    /// Checks `input`, a whole document.
+    pub fn check(input: &'a [u8]) -> Known<'a> {
+        Known {
+            text: std::str::from_utf8(input).ok(),
+        }
+    }
+
+    /// As [`Known::check`], for a document that is already a `&str`.
+    pub fn of_str(text: &'a str) -> Known<'a> {
+        Known { text: Some(text) }
+    }
+
+    /// Whether the document is known to be UTF-8.
+    pub fn is_utf8(&self) -> bool {
+        self.text.is_some()
+    }
+
+    /// These facts for `input` if it is a suffix of the checked document
+    /// (same memory), else nothing.
+    #[inline]
+    fn for_suffix(self, input: &[u8]) -> Known<'a> {
+        match self.text {
+            Some(t)
+                if t.len() >= input.len()
+                    && t.as_bytes().as_ptr_range().end == input.as_ptr_range().end =>
+            {
+                self
+            }
+            _ => Known::NOTHING,
+        }
+    }
+}
+
 /// The text of `run`, which starts `run_at` bytes into `input` and ends
-/// before an ASCII byte. With `text` (the whole document, already known to be
-/// UTF-8, of which `input` is a suffix) the run is sliced out of it without
-/// another check; otherwise it is validated here.
+/// before an ASCII byte: sliced out of the document's text when it is known
+/// to be UTF-8 (`input` is then a suffix of it), else validated here.
 #[inline]
 fn utf8<'a>(
     input: &'a [u8],
-    text: Option<&'a str>,
+    known: Known<'a>,
     run_at: usize,
     len: usize,
 ) -> Result<&'a str, nom::Err<super::ParseError>> {
-    if let Some(t) = text {
-        let start = t.len().saturating_sub(input.len()) + run_at;
+    if let Some(t) = known.text {
+        let start = t.len() - input.len() + run_at;
         if let Some(run) = t.get(start..start + len) {
             return Ok(run);
         }
@@ -53,41 +112,26 @@ fn utf8<'a>(
 /// assert!(string(br#""tab\t""#, Syntax::Lenient).is_ok());
 /// ```
 pub fn string(input: &[u8], syntax: Syntax) -> PResult<'_, Cow<'_, str>> {
-    string_in(input, syntax, None)
+    string_in(input, syntax, Known::NOTHING)
 }
 
-/// [`string`] for input already known to be UTF-8: `text` is the whole
-/// document as `&str` and `input` a suffix of its bytes. The parsers check a
-/// document's UTF-8 once up front (core's validator runs at several GB/s)
-/// and then slice every string out of it, instead of validating each string
-/// on its own. With `None` (or a `text` that does not contain `input`) each
-/// string is validated as it is read, which also gives the exact error
-/// position for invalid input.
-///
-/// ```
-/// use jtoo::parse::{string::string_in, Syntax};
-/// let doc = r#""héllo","x""#;
-/// let (rest, s) = string_in(doc.as_bytes(), Syntax::Strict, Some(doc)).unwrap();
-/// assert_eq!((s.as_ref(), rest), ("héllo", &br#","x""#[..]));
-/// ```
+/// [`string`] in a document whose [`Known`] facts were checked up front
+/// (`input` must be a suffix of that document; otherwise nothing is assumed).
 #[inline]
 pub fn string_in<'a>(
     input: &'a [u8],
     syntax: Syntax,
-    text: Option<&'a str>,
+    known: Known<'a>,
 ) -> PResult<'a, Cow<'a, str>> {
     debug_assert_eq!(input.first(), Some(&b'"'));
-    // Only a `text` that `input` is a suffix of (same memory) is used.
-    let text = text.filter(|t| {
-        t.len() >= input.len() && t.as_bytes().as_ptr_range().end == input.as_ptr_range().end
-    });
+    let known = known.for_suffix(input);
     let mut pos = 1;
     let mut owned: Option<String> = None;
     loop {
         let Some(n) = find_special(&input[pos..]) else {
             return fail(input, ErrorKind::UnclosedString);
         };
-        let run = utf8(input, text, pos, n)?;
+        let run = utf8(input, known, pos, n)?;
         let at = pos + n;
         match input[at] {
             b'"' => {
@@ -112,7 +156,7 @@ pub fn string_in<'a>(
     }
 }
 
-/// Checks a string (starting at its `"`) in input already known to be UTF-8,
+/// Checks a string (starting at its `"`) in a document known to be UTF-8,
 /// without building it; returns the input after the closing `"`.
 pub(crate) fn skip_valid(
     input: &[u8],

@@ -2,26 +2,28 @@
 //! walked, not collected, and nothing is kept. Used where a document only has
 //! to be checked (frame decoding, relays).
 
+use super::string::Known;
 use super::{PResult, Syntax, fail, ws};
 use crate::error::ErrorKind;
 
 /// Checks one value at the start of `input`; returns the rest.
 pub fn value(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, ()> {
-    value_key(input, syntax, depth, false).map(|(rest, _)| (rest, ()))
+    value_key(input, syntax, depth, Known::NOTHING).map(|(rest, _)| (rest, ()))
 }
 
 /// Checks a value and says whether it would be an ambiguous pair key.
-/// `utf8_known`: the whole document is already known to be UTF-8, so strings
-/// need not be validated again.
-pub(crate) fn value_key(
-    input: &[u8],
+/// `known`: what was checked up front for the whole document.
+pub(crate) fn value_key<'a>(
+    input: &'a [u8],
     syntax: Syntax,
     depth: usize,
-    utf8_known: bool,
-) -> PResult<'_, bool> {
+    known: Known<'a>,
+) -> PResult<'a, bool> {
     match input.first() {
-        Some(b'[') => list(input, syntax, depth, utf8_known).map(|(r, ())| (r, false)),
-        Some(b'"') if utf8_known => super::string::skip_valid(input, syntax).map(|r| (r, false)),
+        Some(b'[') => list(input, syntax, depth, known).map(|(r, ())| (r, false)),
+        Some(b'"') if known.is_utf8() => {
+            super::string::skip_valid(input, syntax).map(|r| (r, false))
+        }
         Some(b'"') => super::string::string(input, syntax).map(|(r, _)| (r, false)),
         Some(b'-' | b'0'..=b'9') => super::number::number(input, syntax).map(|(r, _)| (r, false)),
         Some(b'Y' | b'N') => Ok((&input[1..], false)),
@@ -35,7 +37,7 @@ pub(crate) fn value_key(
     }
 }
 
-fn list(input: &[u8], syntax: Syntax, depth: usize, utf8_known: bool) -> PResult<'_, ()> {
+fn list<'a>(input: &'a [u8], syntax: Syntax, depth: usize, known: Known<'a>) -> PResult<'a, ()> {
     if depth == 0 {
         return fail(input, ErrorKind::DepthLimitExceeded);
     }
@@ -48,7 +50,7 @@ fn list(input: &[u8], syntax: Syntax, depth: usize, utf8_known: bool) -> PResult
         if rest.is_empty() {
             return fail(input, ErrorKind::UnclosedList);
         }
-        let (r, ambiguous) = value_key(rest, syntax, depth, utf8_known)?;
+        let (r, ambiguous) = value_key(rest, syntax, depth, known)?;
         let (mut r, ()) = ws::skip(r, syntax)?;
         if let Some(b':') = r.first() {
             if ambiguous {
@@ -58,7 +60,7 @@ fn list(input: &[u8], syntax: Syntax, depth: usize, utf8_known: bool) -> PResult
             if r2.is_empty() {
                 return fail(input, ErrorKind::UnclosedList);
             }
-            let (r2, _) = value_key(r2, syntax, depth, utf8_known)?;
+            let (r2, _) = value_key(r2, syntax, depth, known)?;
             r = ws::skip(r2, syntax)?.0;
         }
         match r.first() {
