@@ -15,11 +15,7 @@ fn corpus_dir(target: &str) -> PathBuf {
 /// Corpus files that fail today because of an open bug in a library crate:
 /// `(target, file name, the bug)`. They are replayed but not counted; when
 /// the bug is fixed, delete the line (the test says so).
-const KNOWN_FAILURES: &[(&str, &str, &str)] = &[(
-    "serde_roundtrip",
-    "crash-serialized-deeper-than-128",
-    "jtoo_serde::to_vec writes lists nested deeper than the parser's default limit (128) without an error",
-)];
+const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 
 fn replay(target: &str) {
     let body = jtoo_fuzz_targets::target(target).expect("a known target");

@@ -30,7 +30,10 @@ use serde::de::{Deserialize, DeserializeOwned};
 ///
 /// # Errors
 /// Values JTOO cannot write: `None` or `()` outside a struct field or map
-/// value ("JTOO has no null"), NaN and infinities, ambiguous date/time keys.
+/// value ("JTOO has no null"), NaN and infinities, ambiguous date/time keys;
+/// lists nested more than [`jtoo::Options::DEFAULT_MAX_DEPTH`] (128) deep,
+/// which [`from_str`] would refuse ("lists nested too deeply"; see
+/// [`Serializer::with_max_depth`]).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
     let bytes = to_vec(value)?;
     String::from_utf8(bytes)
@@ -160,7 +163,8 @@ pub fn from_htoo_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> 
 /// ```
 ///
 /// # Errors
-/// As [`to_string`].
+/// As [`to_string`] (including the depth limit of 128, so the value can be
+/// written and read back with the defaults).
 pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<jtoo::Value> {
     value_ser::to_value(value)
 }

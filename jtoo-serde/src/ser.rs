@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::value_ser::{JSON_NUMBER_TOKEN, json_number, parse_marked};
 use jtoo::encode;
 use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER, PAIR_MARKER, TIMESTAMP_MARKER};
-use jtoo::{ErrorKind, Value};
+use jtoo::{ErrorKind, Item, Options, Value};
 use serde::ser::{self, Serialize};
 use std::io;
 
@@ -21,6 +21,12 @@ const NOWHERE: usize = usize::MAX;
 /// assert_eq!(ser.into_inner()?, br#"[1,"a"]"#);
 /// # Ok::<(), jtoo_serde::Error>(())
 /// ```
+///
+/// Lists nest at most [`jtoo::Options::DEFAULT_MAX_DEPTH`] (128) deep, the
+/// parser's default limit, so that whatever this writes the default
+/// [`Deserializer`](crate::Deserializer) reads back; deeper data is an
+/// error. [`Serializer::with_max_depth`] changes the limit (a reader then
+/// needs at least the same limit).
 pub struct Serializer<W> {
     out: Vec<u8>,
     writer: W,
@@ -35,6 +41,10 @@ pub struct Serializer<W> {
     elem_start: usize,
     /// Where the last written ambiguous date/time key candidate ended.
     ambiguous_end: usize,
+    /// How many more lists may be opened inside the current one.
+    depth: usize,
+    /// The limit `depth` started from (for the error message).
+    max_depth: usize,
 }
 
 impl<W: io::Write> Serializer<W> {
@@ -50,7 +60,25 @@ impl<W: io::Write> Serializer<W> {
             was_none: false,
             elem_start: NOWHERE,
             ambiguous_end: NOWHERE,
+            depth: Options::DEFAULT_MAX_DEPTH,
+            max_depth: Options::DEFAULT_MAX_DEPTH,
         }
+    }
+
+    /// Sets how deeply lists may nest (default
+    /// [`jtoo::Options::DEFAULT_MAX_DEPTH`], the parser's default); deeper
+    /// data is an error instead of text the default parser would reject.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut ser = jtoo_serde::Serializer::new(Vec::new()).with_max_depth(1);
+    /// assert!(vec![vec![1]].serialize(&mut ser).is_err());
+    /// # Ok::<(), jtoo_serde::Error>(())
+    /// ```
+    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.depth = max_depth;
+        self.max_depth = max_depth;
+        self
     }
 
     /// Writes out what is buffered.
@@ -97,12 +125,49 @@ impl Serializer<io::Sink> {
             was_none: false,
             elem_start: NOWHERE,
             ambiguous_end: NOWHERE,
+            depth: Options::DEFAULT_MAX_DEPTH,
+            max_depth: Options::DEFAULT_MAX_DEPTH,
         }
     }
 
     pub(crate) fn into_vec(self) -> Vec<u8> {
         self.out
     }
+}
+
+/// The error for lists nested deeper than `max` (the serializer's limit).
+#[cold]
+pub(crate) fn too_deep(max: usize) -> Error {
+    Error::message(format_args!(
+        "lists nested too deeply: more than {max} levels (the depth limit, by default the parser's \
+         default {}: deeper text could not be read back)",
+        Options::DEFAULT_MAX_DEPTH
+    ))
+}
+
+/// How deeply lists nest in `v` (0 for a scalar), without recursion.
+pub(crate) fn value_depth(v: &Value) -> usize {
+    if !matches!(v, Value::List(_)) {
+        return 0;
+    }
+    let mut deepest = 0;
+    let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
+    while let Some((v, d)) = stack.pop() {
+        if let Value::List(items) = v {
+            let d = d + 1;
+            deepest = deepest.max(d);
+            for item in items {
+                match item {
+                    Item::Value(v) => stack.push((v, d)),
+                    Item::Pair(p) => {
+                        stack.push((p.key(), d));
+                        stack.push((p.value(), d));
+                    }
+                }
+            }
+        }
+    }
+    deepest
 }
 
 impl<W> Serializer<W> {
@@ -121,6 +186,24 @@ impl<W> Serializer<W> {
                 "internal: cannot leave out a value that was already written",
             )),
         }
+    }
+
+    /// Opens `levels` lists (one, or two for `["Variant":[…]]`).
+    #[inline]
+    fn enter(&mut self, levels: usize) -> Result<()> {
+        match self.depth.checked_sub(levels) {
+            Some(d) => {
+                self.depth = d;
+                Ok(())
+            }
+            None => Err(too_deep(self.max_depth)),
+        }
+    }
+
+    /// Closes `levels` lists.
+    #[inline]
+    fn leave(&mut self, levels: usize) {
+        self.depth += levels;
     }
 
     /// Checks a scalar's canonical text (the content of a private newtype)
@@ -148,16 +231,20 @@ pub struct Compound<'a, W> {
     /// left out).
     mark: usize,
     json_number: bool,
+    /// Lists this compound opened (closed again by `finish`).
+    levels: usize,
 }
 
 impl<'a, W: io::Write> Compound<'a, W> {
-    fn new(ser: &'a mut Serializer<W>, close: &'static [u8]) -> Self {
+    /// A compound that opened `levels` lists (`enter` already called).
+    fn new(ser: &'a mut Serializer<W>, close: &'static [u8], levels: usize) -> Self {
         Compound {
             ser,
             first: true,
             close,
             mark: 0,
             json_number: false,
+            levels,
         }
     }
 
@@ -208,6 +295,7 @@ impl<'a, W: io::Write> Compound<'a, W> {
 
     fn finish(self) -> Result<()> {
         self.ser.out.extend_from_slice(self.close);
+        self.ser.leave(self.levels);
         Ok(())
     }
 }
@@ -313,6 +401,8 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         self.serialize_none()
     }
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.enter(1)?;
+        self.leave(1);
         self.out.extend_from_slice(b"[]");
         Ok(())
     }
@@ -350,6 +440,9 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
                     crate::value_ser::Node::Pair(p) => p,
                     _ => return Err(Error::message("invalid private pair item")),
                 };
+                if value_depth(pair.key()).max(value_depth(pair.value())) > self.depth {
+                    return Err(too_deep(self.max_depth));
+                }
                 encode::write_value(&mut self.out, pair.key()).map_err(Error::from_jtoo)?;
                 self.out.push(b':');
                 encode::write_value(&mut self.out, pair.value()).map_err(Error::from_jtoo)
@@ -364,18 +457,21 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         variant: &'static str,
         v: &T,
     ) -> Result<()> {
+        self.enter(1)?;
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
         self.out.push(b':');
         self.none_ok = false;
         v.serialize(&mut *self)?;
         self.out.push(b']');
+        self.leave(1);
         Ok(())
     }
     #[inline]
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.enter(1)?;
         self.out.push(b'[');
-        Ok(Compound::new(self, b"]"))
+        Ok(Compound::new(self, b"]", 1))
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
         self.serialize_seq(Some(len))
@@ -390,25 +486,28 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, W>> {
+        self.enter(2)?;
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
         self.out.extend_from_slice(b":[");
-        Ok(Compound::new(self, b"]]"))
+        Ok(Compound::new(self, b"]]", 2))
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.enter(1)?;
         self.out.push(b'[');
-        Ok(Compound::new(self, b"]"))
+        Ok(Compound::new(self, b"]", 1))
     }
     #[inline]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
         if name == JSON_NUMBER_TOKEN {
-            let mut c = Compound::new(self, b"");
+            let mut c = Compound::new(self, b"", 0);
             c.json_number = true;
             return Ok(c);
         }
+        self.enter(1)?;
         self.out.push(b'[');
-        Ok(Compound::new(self, b"]"))
+        Ok(Compound::new(self, b"]", 1))
     }
     fn serialize_struct_variant(
         self,
@@ -417,10 +516,11 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a, W>> {
+        self.enter(2)?;
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
         self.out.extend_from_slice(b":[");
-        Ok(Compound::new(self, b"]]"))
+        Ok(Compound::new(self, b"]]", 2))
     }
 
     fn collect_str<T: std::fmt::Display + ?Sized>(self, v: &T) -> Result<()> {

@@ -34,8 +34,14 @@ impl Node {
 /// Serializes into a [`Value`].
 pub(crate) struct ValueSerializer;
 
+/// Serializes into a [`Value`], refusing lists nested deeper than the
+/// default limit exactly as [`crate::to_string`] does.
 pub(crate) fn to_value<T: Serialize + ?Sized>(v: &T) -> Result<Value> {
-    v.serialize(ValueSerializer)?.into_value()
+    let v = v.serialize(ValueSerializer)?.into_value()?;
+    if crate::ser::value_depth(&v) > jtoo::Options::DEFAULT_MAX_DEPTH {
+        return Err(crate::ser::too_deep(jtoo::Options::DEFAULT_MAX_DEPTH));
+    }
+    Ok(v)
 }
 
 /// Parses the canonical text of a marked scalar.
