@@ -309,6 +309,37 @@ pub fn encode_length_delimited(
     Ok(buf)
 }
 
+/// Bytes per simulated socket read in the frame decode benches.
+pub const READ_CHUNK: usize = 64 * 1024;
+
+/// Decodes every item of `stream` with `codec` as a `FramedRead` over a
+/// socket would get it: the bytes arrive in [`READ_CHUNK`] reads appended
+/// to one read buffer (the copy a socket read makes), and after each read
+/// every complete item is decoded; at the end, `decode_eof`. Each item is
+/// owned (split from the read buffer), as a stream hands it on. Returns how
+/// many.
+///
+/// # Errors
+/// The codec's.
+#[inline(never)] // one call per run; keeps it visible to profilers
+pub fn decode_stream<D: Decoder>(codec: &mut D, stream: &[u8]) -> Result<usize, D::Error> {
+    // tokio-util's `FramedRead` starts with 8 KiB and grows as needed.
+    let mut buf = BytesMut::with_capacity(8 * 1024);
+    let mut n = 0;
+    for read in stream.chunks(READ_CHUNK) {
+        buf.extend_from_slice(read);
+        while let Some(item) = codec.decode(&mut buf)? {
+            std::hint::black_box(&item);
+            n += 1;
+        }
+    }
+    while let Some(item) = codec.decode_eof(&mut buf)? {
+        std::hint::black_box(&item);
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// Decodes every item in `buf` with `codec`; returns how many.
 ///
 /// # Errors

@@ -177,33 +177,34 @@ impl FrameCodec {
     }
 }
 
-/// The value of each byte as a lower-case hex digit; `0xff` for the others.
-const HEX_VALUE: [u8; 256] = {
-    let mut t = [0xff; 256];
-    let mut i = 0;
-    while i < 10 {
-        t[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        t[b'a' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    t
-};
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
 
-/// Six lower-case hex digits, or `None`.
+/// The number written by six lower-case hex digits, or `None` when one of
+/// them is anything else. Word at a time: `x` holds the digits in its low
+/// six bytes (the first, most significant, lowest) and `0` digits in the
+/// other two.
 #[inline]
-fn hex6(digits: &[u8]) -> Option<usize> {
-    let mut n = 0usize;
-    let mut bad = 0u8;
-    for &b in digits {
-        let d = HEX_VALUE[usize::from(b)];
-        bad |= d;
-        n = (n << 4) | usize::from(d & 0xf);
+fn hex6(x: u64) -> Option<usize> {
+    // With every byte below 0x80, adding up to 0x7f per byte never carries
+    // into the next one, so each byte's high bit answers "byte >= k" for
+    // `x + (0x80 - k)`.
+    let ge = |k: u8| x.wrapping_add(LO * u64::from(0x80 - k)) & HI;
+    let digit = ge(b'0') & !ge(b'9' + 1);
+    let letter = ge(b'a') & !ge(b'f' + 1);
+    if x & HI != 0 || (digit | letter) != HI {
+        return None;
     }
-    (bad < 0x10 && digits.len() == 6).then_some(n)
+    // Nibble values: the low four bits, plus 9 for letters (bit 6 set).
+    let v = (x & (LO * 0x0f)) + 9 * ((x >> 6) & LO);
+    // Pairs of digits into bytes, bytes into 16-bit halves, halves into the
+    // 32-bit value of the eight digits (the first is the most significant).
+    let m8 = 0x000f_000f_000f_000f;
+    let v = ((v & m8) << 4) | ((v >> 8) & m8);
+    let m16 = 0x0000_00ff_0000_00ff;
+    let v = ((v & m16) << 8) | ((v >> 16) & m16);
+    let v = ((v & 0xffff) << 16) | ((v >> 32) & 0xffff);
+    usize::try_from(v >> 8).ok()
 }
 
 /// The two lengths of a complete, well-formed header at the start of `buf`;
@@ -211,11 +212,17 @@ fn hex6(digits: &[u8]) -> Option<usize> {
 /// says which).
 #[inline]
 fn whole_header(buf: &[u8]) -> Option<(usize, usize)> {
-    let head = buf.get(..HEADER_LEN)?;
-    if head.get(6) != Some(&b' ') || head.get(13) != Some(&b' ') {
+    const SIX: u64 = 0xffff_ffff_ffff;
+    const PAD: u64 = (LO * b'0' as u64) & !SIX;
+    let word = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(buf.get(at..at + 8)?.try_into().ok()?))
+    };
+    // `jjjjjj b` and ` bbbbbb `: bytes 6 and 13 must be spaces.
+    let (w0, w1) = (word(0)?, word(6)?);
+    if (w0 >> 48) & 0xff != u64::from(b' ') || w1 >> 56 != u64::from(b' ') {
         return None;
     }
-    Some((hex6(head.get(..6)?)?, hex6(head.get(7..13)?)?))
+    Some((hex6((w0 & SIX) | PAD)?, hex6(((w1 >> 8) & SIX) | PAD)?))
 }
 
 #[inline]
@@ -233,17 +240,45 @@ impl FrameCodec {
     /// is there. Every check but the JTOO section's validity is done here.
     #[inline]
     fn next_frame(&mut self, buf: &mut BytesMut) -> Result<Option<(usize, usize)>, FrameError> {
+        match self.whole_frame(buf) {
+            Some(lens) => Ok(Some(lens)),
+            None => self.next_frame_in_parts(buf),
+        }
+    }
+
+    /// The common case of [`FrameCodec::next_frame`]: between frames, a
+    /// whole well-formed frame within the limits at the start of `buf`.
+    /// `None` for anything else, which the general path then handles.
+    #[inline]
+    fn whole_frame(&self, buf: &[u8]) -> Option<(usize, usize)> {
+        if !matches!(self.state, State::Header) {
+            return None;
+        }
+        let (jlen, blen) = whole_header(buf)?;
+        // Both below 2^24: the sum cannot overflow.
+        let total = jlen + blen + FRAME_OVERHEAD;
+        let fits =
+            jlen <= self.max_jtoo_len && blen <= self.max_binary_len && total <= self.max_frame_len;
+        let closed =
+            buf.get(HEADER_LEN + jlen) == Some(&b' ') && buf.get(total - 1) == Some(&b'\n');
+        (fits && closed).then_some((jlen, blen))
+    }
+
+    /// [`FrameCodec::next_frame`] in general: a header or frame that may be
+    /// incomplete, malformed or over the limits.
+    #[inline(never)]
+    fn next_frame_in_parts(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<(usize, usize)>, FrameError> {
         let (jlen, blen) = match self.state {
             State::Failed => return Err(FrameError::Unusable),
             State::Body { jlen, blen } => (jlen, blen),
             State::Header => {
-                let (jlen, blen) = match whole_header(buf) {
-                    Some(lens) => lens,
-                    None => match self.header(buf) {
-                        Ok(Some(lens)) => lens,
-                        Ok(None) => return Ok(None),
-                        Err(e) => return self.fail(e),
-                    },
+                let (jlen, blen) = match self.header(buf) {
+                    Ok(Some(lens)) => lens,
+                    Ok(None) => return Ok(None),
+                    Err(e) => return self.fail(e),
                 };
                 if let Err(e) = check_len(Section::Jtoo, jlen, self.max_jtoo_len)
                     .and_then(|()| check_len(Section::Binary, blen, self.max_binary_len))
@@ -344,20 +379,23 @@ impl Decoder for FrameCodec {
         let Some((jlen, blen)) = self.next_frame(buf)? else {
             return Ok(None);
         };
-        buf.advance(HEADER_LEN);
+        self.state = State::Header;
+        // One split off the read buffer; the sections are views of it.
+        let sep = HEADER_LEN + jlen;
+        let mut frame = buf.split_to(sep + 1 + blen + 1);
         let jtoo = if jlen > 0 {
-            Some(buf.split_to(jlen).freeze())
+            frame.advance(HEADER_LEN);
+            Some(frame.split_to(jlen).freeze())
         } else {
             None
         };
-        buf.advance(1);
         let binary = if blen > 0 {
-            buf.split_to(blen).freeze()
+            frame.advance(frame.len() - blen - 1);
+            frame.truncate(blen);
+            frame.freeze()
         } else {
             Bytes::new()
         };
-        buf.advance(1);
-        self.state = State::Header;
         if let Some(j) = &jtoo {
             if let Err(e) = validate_jtoo(j) {
                 return self.fail(e);
@@ -397,5 +435,65 @@ impl Encoder<Frame> for FrameCodec {
         dst.reserve(total);
         write_frame(&frame, dst);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The digit-by-digit reading the word-at-a-time one must agree with.
+    fn hex6_of(d: [u8; 6]) -> Option<usize> {
+        let [a, b, c, e, f, g] = d;
+        hex6(u64::from_le_bytes([a, b, c, e, f, g, b'0', b'0']))
+    }
+
+    fn hex6_reference(digits: [u8; 6]) -> Option<usize> {
+        digits
+            .iter()
+            .try_fold(0usize, |n, &b| Some((n << 4) | hex_digit(b)?))
+    }
+
+    #[test]
+    fn hex6_agrees_with_the_digit_by_digit_reading() {
+        let bases: [[u8; 6]; 4] = [*b"000000", *b"ffffff", *b"09af3c", *b"a0b1c2"];
+        for base in bases {
+            assert_eq!(hex6_of(base), hex6_reference(base));
+            for at in 0..6 {
+                for b in 0..=255u8 {
+                    let mut d = base;
+                    d[at] = b;
+                    assert_eq!(hex6_of(d), hex6_reference(d), "{d:?}");
+                    // Two wrong bytes at once.
+                    let mut d2 = d;
+                    d2[(at + 3) % 6] = b.wrapping_mul(7);
+                    assert_eq!(hex6_of(d2), hex6_reference(d2), "{d2:?}");
+                }
+            }
+        }
+        for n in (0..=0xff_ffffusize).step_by(4099).chain([0xff_ffff]) {
+            let text = format!("{n:06x}");
+            let d: [u8; 6] = text.as_bytes().try_into().unwrap();
+            assert_eq!(hex6_of(d), Some(n));
+        }
+    }
+
+    #[test]
+    fn whole_header_reads_only_well_formed_headers() {
+        assert_eq!(whole_header(b"00000c 000003 "), Some((12, 3)));
+        assert_eq!(
+            whole_header(b"ffffff 0a0b0c x"),
+            Some((0xff_ffff, 0x0a_0b0c))
+        );
+        for bad in [
+            &b"00000c 000003"[..],
+            b"00000c_000003 ",
+            b"00000c 000003_",
+            b"00000C 000003 ",
+            b"00000c 00000g ",
+            b"0000c 0000003 ",
+        ] {
+            assert_eq!(whole_header(bad), None, "{bad:?}");
+        }
     }
 }
