@@ -1104,10 +1104,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.skip_ws()?;
         let start = self.pos;
         let r = match self.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
-                Number::Decimal(d) => visitor.visit_f32(d.to_f32()),
-                Number::Integer(i) => visitor.visit_f32(i.to_f64() as f32),
-            },
+            Some(b'-' | b'0'..=b'9') => {
+                // Straight to the float, correctly rounded.
+                let v = match parse::number::number_f32(self.rest(), self.syntax) {
+                    Ok((rest, v)) => {
+                        self.set_rest(rest);
+                        v
+                    }
+                    Err(e) => return Err(self.nom_err(e)),
+                };
+                visitor.visit_f32(v)
+            }
             _ => Err(self.invalid_type(&visitor)),
         };
         r.map_err(|e| self.fix(e, start))
@@ -1117,10 +1124,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         self.skip_ws()?;
         let start = self.pos;
         let r = match self.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
-                Number::Decimal(d) => visitor.visit_f64(decimal_to_f64(&d)),
-                Number::Integer(i) => visitor.visit_f64(i.to_f64()),
-            },
+            Some(b'-' | b'0'..=b'9') => {
+                // Straight to the float, correctly rounded.
+                let v = match parse::number::number_f64(self.rest(), self.syntax) {
+                    Ok((rest, v)) => {
+                        self.set_rest(rest);
+                        v
+                    }
+                    Err(e) => return Err(self.nom_err(e)),
+                };
+                visitor.visit_f64(v)
+            }
             _ => Err(self.invalid_type(&visitor)),
         };
         r.map_err(|e| self.fix(e, start))

@@ -29,7 +29,327 @@ pub enum Number {
 /// assert!(number(b"1.50", Syntax::Strict).is_err());
 /// assert!(number(b"1.50", Syntax::Lenient).is_ok());
 /// ```
+#[inline]
 pub fn number(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
+    if !syntax.is_lenient()
+        && let Some(s) = scan_strict(input)
+        && let Some(rest) = input.get(s.len..)
+    {
+        return Ok((rest, s.number()));
+    }
+    number_general(input, syntax)
+}
+
+/// Parses a number (as [`number`]) straight to the nearest `f64`, correctly
+/// rounded: what a deserializer asking for a float wants, without building
+/// a [`Decimal`] on the common path. Same grammar and errors as [`number`].
+///
+/// ```
+/// use jtoo::parse::{number::number_f64, Syntax};
+/// let (_, v) = number_f64(b"-65.613_616_999_999_977", Syntax::Strict).unwrap();
+/// assert_eq!(v, -65.613_616_999_999_98);
+/// assert_eq!(number_f64(b"1_000", Syntax::Strict).unwrap().1, 1000.0);
+/// assert!(number_f64(b"1.50", Syntax::Strict).is_err());
+/// ```
+#[inline(always)]
+pub fn number_f64(input: &[u8], syntax: Syntax) -> PResult<'_, f64> {
+    if !syntax.is_lenient()
+        && let Some(s) = scan_strict(input)
+        && let Some(rest) = input.get(s.len..)
+    {
+        return Ok((rest, s.to_f64()));
+    }
+    number_f64_general(input, syntax)
+}
+
+#[inline(never)]
+fn number_f64_general(input: &[u8], syntax: Syntax) -> PResult<'_, f64> {
+    let (rest, n) = number_general(input, syntax)?;
+    let v = match n {
+        Number::Integer(i) => i.to_f64(),
+        Number::Decimal(d) => d.to_f64(),
+    };
+    Ok((rest, v))
+}
+
+/// As [`number_f64`], to the nearest `f32` (one rounding, straight from
+/// the decimal digits).
+#[inline]
+pub fn number_f32(input: &[u8], syntax: Syntax) -> PResult<'_, f32> {
+    if !syntax.is_lenient()
+        && let Some(s) = scan_strict(input)
+        && let Some(rest) = input.get(s.len..)
+    {
+        return Ok((rest, s.to_f32()));
+    }
+    let (rest, n) = number_general(input, syntax)?;
+    let v = match n {
+        Number::Integer(i) => {
+            // `as` from u128 rounds to nearest, once.
+            let m = i.magnitude() as f32;
+            if i.is_negative() { -m } else { m }
+        }
+        Number::Decimal(d) => d.to_f32(),
+    };
+    Ok((rest, v))
+}
+
+/// A strict number the fast scanner read: `±mantissa × 10^exp`, where the
+/// mantissa is the digits followed by `pad` zeros (0–2) that were not in
+/// the text (the last fraction group is read as three digits).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scanned {
+    /// Bytes read.
+    pub(crate) len: usize,
+    pub(crate) negative: bool,
+    /// No fraction part.
+    pub(crate) integer: bool,
+    /// The digits (at most 19 with the padding).
+    pub(crate) mantissa: u64,
+    /// The power of ten (minus the fraction digits and the padding).
+    pub(crate) exp: i32,
+    /// Zeros appended to the digits.
+    pub(crate) pad: u32,
+}
+
+impl Scanned {
+    /// The number (normalised, as the general path builds it).
+    #[inline]
+    fn number(&self) -> Number {
+        let Scanned {
+            negative,
+            mantissa,
+            exp,
+            pad,
+            ..
+        } = *self;
+        if self.integer {
+            return Number::Integer(Integer::new(negative, u128::from(mantissa)));
+        }
+        let (digits, scale) = match pad {
+            0 => (mantissa, -exp),
+            1 => (mantissa / 10, -exp - 1),
+            _ => (mantissa / 100, -exp - 2),
+        };
+        if scale == 1 && digits % 10 == 0 {
+            // `x.0`: the one whole-number spelling; normalise.
+            Number::Decimal(Decimal::normalised_exp(negative, u128::from(digits), -1))
+        } else {
+            // Ends in a non-zero digit (checked by the scanner): normalised.
+            Number::Decimal(Decimal::from_raw(negative, u128::from(digits), -scale))
+        }
+    }
+
+    /// The nearest `f64` (correctly rounded).
+    #[inline(always)]
+    pub(crate) fn to_f64(self) -> f64 {
+        let v = if self.integer {
+            self.mantissa as f64
+        } else {
+            crate::types::dec2flt::to_f64(self.mantissa, self.exp)
+        };
+        f64::from_bits(v.to_bits() | u64::from(self.negative) << 63)
+    }
+
+    /// The nearest `f32` (correctly rounded).
+    #[inline]
+    pub(crate) fn to_f32(self) -> f32 {
+        let v = if self.integer {
+            self.mantissa as f32
+        } else {
+            crate::types::dec2flt::to_f32(self.mantissa, self.exp)
+        };
+        f32::from_bits(v.to_bits() | u32::from(self.negative) << 31)
+    }
+}
+
+/// The strict grammar's common case without building errors: a valid
+/// number of at most 19 digits (16 before a fraction's last group), not
+/// followed by an exponent, and not a negative zero. `None` for anything
+/// else (errors, longer numbers), which the general path then handles — so
+/// the fast path never decides what is an error.
+///
+/// Reads eight bytes at a time: `ddd_ddd_` blocks of a fraction in one
+/// check, and the first and last groups without per-digit branches.
+#[inline(always)]
+pub(crate) fn scan_strict(input: &[u8]) -> Option<Scanned> {
+    let negative = input.first() == Some(&b'-');
+    let mut i = usize::from(negative);
+    // Integer part: `0`, or 1–3 digits then `_ddd` groups.
+    let x = load8(input, i);
+    let n = leading_digits(x);
+    if n == 0 || n > 3 || (x as u8 == b'0' && n != 1) {
+        return None;
+    }
+    // `12` was read as 120: divide the padding out (exactly, by multiplying).
+    let (mul, shift) = UNPAD[n as usize];
+    let mut acc = (three_digit_value(x, n) * mul) >> shift;
+    let mut count = n;
+    i += n as usize;
+    let mut next = (x >> (8 * n)) as u8;
+    if next == b'_' {
+        if acc == 0 {
+            return None;
+        }
+        while next == b'_' {
+            let g = three_digits(input.get(i + 1..i + 4)?)?;
+            next = input.get(i + 4).copied().unwrap_or(0);
+            if count > 16 || next.is_ascii_digit() {
+                return None;
+            }
+            acc = acc * 1000 + g;
+            count += 3;
+            i += 4;
+        }
+    }
+    match next {
+        b'.' => i += 1,
+        b'e' | b'E' => return None,
+        _ if acc == 0 && negative => return None,
+        _ => {
+            return Some(Scanned {
+                len: i,
+                negative,
+                integer: true,
+                mantissa: acc,
+                exp: 0,
+                pad: 0,
+            });
+        }
+    }
+    // Fraction: `ddd_` groups, the last one 1–3 digits.
+    let int_count = count;
+    let mut x = load8(input, i);
+    while let Some(v) = six_grouped(x) {
+        if count > 13 {
+            return None;
+        }
+        acc = acc * 1_000_000 + v;
+        count += 6;
+        i += 8;
+        x = load8(input, i);
+    }
+    // The last group (or `ddd_` and more, handled one group at a time).
+    let last = loop {
+        let n = leading_digits(x);
+        if n == 0 || n > 3 || count > 16 {
+            return None;
+        }
+        // Read as three digits, zeros after the last: `5` is 500.
+        acc = acc * 1000 + three_digit_value(x, n);
+        count += 3;
+        i += n as usize;
+        match (x >> (8 * n)) as u8 {
+            b'_' if n == 3 => {
+                i += 1;
+                x = load8(input, i);
+            }
+            b'_' | b'e' | b'E' => return None,
+            _ => break (n, (x >> (8 * (n - 1))) as u8),
+        }
+    };
+    let (n, last_digit) = last;
+    let pad = 3 - n;
+    let scale = count - int_count - pad;
+    // Trailing zeros: only the whole-number fraction `0` ends in one.
+    if (last_digit == b'0' && scale != 1) || (acc == 0 && negative) {
+        return None;
+    }
+    Some(Scanned {
+        len: i,
+        negative,
+        integer: false,
+        mantissa: acc,
+        exp: -((count - int_count) as i32),
+        pad,
+    })
+}
+
+/// `(m, s)` with `(t × m) >> s == t / 10^(3−n)` for the multiples `t` of
+/// `10^(3−n)` below 1000, indexed by `n` (1–3).
+const UNPAD: [(u64, u32); 4] = [(1, 0), (41, 12), (205, 11), (1, 0)];
+
+/// Eight bytes from `i` as a little-endian `u64` (the first byte lowest),
+/// zero-padded past the end of the input (NUL is no digit, `_` or `.`).
+#[inline(always)]
+fn load8(input: &[u8], i: usize) -> u64 {
+    let rest = input.get(i..).unwrap_or_default();
+    match rest.first_chunk::<8>() {
+        Some(b) => u64::from_le_bytes(*b),
+        None => {
+            let mut b = [0u8; 8];
+            for (d, s) in b.iter_mut().zip(rest) {
+                *d = *s;
+            }
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+/// How many of the eight bytes in `x` (first byte lowest) are ASCII digits
+/// before the first one that is not (8 when all are).
+#[inline(always)]
+fn leading_digits(x: u64) -> u32 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Per byte on its low seven bits (no carries between bytes): the high
+    // bit of `+0x46` is set from 0x3A up, that of `+0x50` from 0x30 up.
+    let low7 = x & !HIGH;
+    let above = low7.wrapping_add(0x4646_4646_4646_4646);
+    let from_zero = low7.wrapping_add(0x5050_5050_5050_5050);
+    let not_digit = (x | above | !from_zero) & HIGH;
+    not_digit.trailing_zeros() / 8
+}
+
+/// The first `n` (1–3) bytes of `x`, which are digits, read as a
+/// three-digit number with zeros after them (`5` → 500, `12` → 120).
+#[inline(always)]
+fn three_digit_value(x: u64, n: u32) -> u64 {
+    let keep = (1u64 << (8 * n)) - 1;
+    let v = x & keep & 0x000F_0F0F;
+    (v & 0xFF) * 100 + ((v >> 8) & 0xFF) * 10 + (v >> 16)
+}
+
+/// Three ASCII digits' value.
+#[inline(always)]
+fn three_digits(b: &[u8]) -> Option<u64> {
+    match *b {
+        [a @ b'0'..=b'9', b @ b'0'..=b'9', c @ b'0'..=b'9'] => {
+            Some(u64::from(a - b'0') * 100 + u64::from(b - b'0') * 10 + u64::from(c - b'0'))
+        }
+        _ => None,
+    }
+}
+
+/// The value of eight bytes `ddd_ddd_` (first byte lowest; SWAR: one check
+/// and a few multiplications for six digits), or `None` when they are not
+/// that.
+#[inline(always)]
+fn six_grouped(x: u64) -> Option<u64> {
+    const UNDERSCORES: u64 = 0x5F00_0000_5F00_0000;
+    const UNDERSCORE_MASK: u64 = 0xFF00_0000_FF00_0000;
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    // The `_` bytes become `0` digits for the digit check.
+    let y = (x & !UNDERSCORE_MASK) | (ZEROS & UNDERSCORE_MASK);
+    // Digits are 0x30..=0x39: high nibble 3, and still 3 after adding 6.
+    let bad = ((x & UNDERSCORE_MASK) ^ UNDERSCORES)
+        | ((y & HIGH) ^ ZEROS)
+        | ((y.wrapping_add(0x0606_0606_0606_0606) & HIGH) ^ ZEROS);
+    if bad != 0 {
+        return None;
+    }
+    // Digit values, shifted to read as the eight digits `0ddd0ddd`.
+    let v = (y & 0x0F0F_0F0F_0F0F_0F0F) << 8;
+    // Pairs: byte 2k becomes 10·d[2k] + d[2k+1].
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    // `0d`·10⁵ + `dd`·10³ + `0d`·10² + `dd`.
+    let a = (v & 0x0000_00FF_0000_00FF).wrapping_mul(100 + (100_000 << 32));
+    let b = ((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (1000 << 32));
+    Some(a.wrapping_add(b) >> 32)
+}
+
+/// The general production: both syntaxes, every error.
+fn number_general(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
     let (negative, digits) = match input.first() {
         Some(b'-') => (true, &input[1..]),
         _ => (false, input),
@@ -520,6 +840,183 @@ mod tests {
                 .contains("NumberOutOfRange")
         );
         assert!(strict("-340_282_366_920_938_463_463_374_607_431_768_211_455").is_ok());
+    }
+
+    /// The fast path and the general production agree on everything:
+    /// values, rest and errors.
+    fn same_as_general(s: &[u8]) {
+        let fast = number(s, Syntax::Strict);
+        let general = number_general(s, Syntax::Strict);
+        assert_eq!(
+            format!("{fast:?}"),
+            format!("{general:?}"),
+            "{:?}",
+            String::from_utf8_lossy(s)
+        );
+        if let Some(scan) = scan_strict(s)
+            && let Ok((_, n)) = general
+        {
+            let text = String::from_utf8_lossy(&s[..scan.len]).replace('_', "");
+            let want: f64 = text.parse().unwrap();
+            assert_eq!(scan.to_f64().to_bits(), want.to_bits(), "{text}");
+            let got = match n {
+                Number::Integer(i) => i.to_f64(),
+                Number::Decimal(d) => d.to_f64(),
+            };
+            assert_eq!(got.to_bits(), want.to_bits(), "{text}");
+        }
+    }
+
+    #[test]
+    fn fast_path_matches_general() {
+        for s in [
+            "0",
+            "-0",
+            "0_",
+            "00",
+            "0.0",
+            "-0.0",
+            "0.00",
+            "0.000_0",
+            "1",
+            "12",
+            "123",
+            "1234",
+            "1_234",
+            "12_345",
+            "1_23",
+            "1_2345",
+            "1_234_",
+            "1_234_5",
+            "1__234",
+            "1.",
+            "1._5",
+            "1.5_",
+            "1.50",
+            "1.05",
+            "1.5e3",
+            "1e3",
+            "1E3",
+            "1.5E3",
+            "-",
+            "-.5",
+            ".5",
+            "-x",
+            "",
+            "1.123_456_789_012_3",
+            "1.123_456_789_012_34",
+            "1.123_456_789_012_345",
+            "1.123_456_789_012_345_6",
+            "1.123_456_789_012_345_67",
+            "1.123_456_789_012_345_678",
+            "1.123_456_789_012_345_678_9",
+            "123_456_789_012_345_678.9",
+            "1_234_567_890_123_456_789",
+            "12_345_678_901_234_567_890",
+            "18_446_744_073_709_551_615",
+            "18_446_744_073_709_551_616",
+            "9_999_999_999_999_999_999",
+            "9_999_999_999_999_999_999.0",
+            "999_999_999_999_999_999.9",
+            "0.999_999_999_999_999_999_9",
+            "-65.613_616_999_999_977",
+            "-65.613_616_999_999_977,",
+            "-65.613_616_999_999_977]",
+            "1.123_456_",
+            "1.123_456_7",
+            "1.123_456_78",
+            "1.123_456_789",
+            "1.123_456_789_",
+            "1.123_45a_789",
+            "1.123_4567",
+            "1.123_456x",
+            "1.123_456_000",
+            "1.123_456_100",
+            "1.123_456_001",
+            "1.000_000_0",
+            "5.0",
+            "-5.0",
+            "1_000.0",
+            "1.0_",
+            "1.0.0",
+            "1.5.5",
+            "1_000_000",
+            "-1_000_000",
+            "0.000_000_000_000_000_000_1",
+            "1.000_000_000_000_000_000_1",
+            "340_282_366_920_938_463_463_374_607_431_768_211_455",
+            "340_282_366_920_938_463_463_374_607_431_768_211_456",
+        ] {
+            same_as_general(s.as_bytes());
+        }
+    }
+
+    fn number_text() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        prop::collection::vec(
+            prop_oneof![
+                8 => b'0'..=b'9',
+                2 => Just(b'_'),
+                1 => Just(b'.'),
+                1 => Just(b'-'),
+                1 => Just(b'e'),
+                1 => Just(b','),
+            ],
+            0..32,
+        )
+    }
+
+    fn canonical_decimal() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        (
+            any::<bool>(),
+            any::<u64>(),
+            0u32..20,
+            prop::sample::select(vec!["", ",", "]", " ", "_", "0", "e1"]),
+        )
+            .prop_map(|(neg, c, scale, tail)| {
+                let d = crate::types::Decimal::new(neg, u128::from(c), scale).unwrap();
+                format!("{d}{tail}")
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        #[test]
+        fn fast_path_matches_general_on_noise(s in number_text()) {
+            same_as_general(&s);
+        }
+
+        #[test]
+        fn fast_path_matches_general_on_decimals(s in canonical_decimal()) {
+            same_as_general(s.as_bytes());
+        }
+
+        #[test]
+        fn fast_path_matches_general_on_near_misses(
+            s in canonical_decimal(),
+            at: proptest::sample::Index,
+            edit in 0u8..3,
+            byte in proptest::prelude::prop::sample::select(b"0159_.-e,".to_vec()),
+        ) {
+            let mut s = s.into_bytes();
+            let at = at.index(s.len() + 1);
+            match edit {
+                0 => s.insert(at, byte),
+                1 if at < s.len() => { s.remove(at); }
+                _ if at < s.len() => s[at] = byte,
+                _ => s.push(byte),
+            }
+            same_as_general(&s);
+        }
+
+        #[test]
+        fn fast_path_matches_general_on_integers(neg: bool, v: u64, tail in 0u8..4) {
+            let i = crate::types::Integer::new(neg, u128::from(v));
+            let s = format!("{i}{}", ["", ".5", "_1", "1"][usize::from(tail)]);
+            same_as_general(s.as_bytes());
+        }
     }
 
     #[test]

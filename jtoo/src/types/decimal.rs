@@ -50,11 +50,6 @@ fn out_of_range(why: &'static str) -> Error {
     Error::new(ErrorKind::NumberOutOfRange(why))
 }
 
-const POW10_F64: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
 /// 10^0 ..= 10^19.
 const POW10_U64: [u64; 20] = {
     let mut t = [1u64; 20];
@@ -195,27 +190,26 @@ impl Decimal {
     }
 
     /// The nearest `f64` (correctly rounded).
+    #[inline]
     pub fn to_f64(&self) -> f64 {
-        let c = self.coefficient();
-        let e = self.exp;
-        let p = e.unsigned_abs() as usize;
-        // Exact fast path: both operands exactly representable, one rounding.
-        let v = if c < (1u128 << 53) && p < POW10_F64.len() {
-            if e < 0 {
-                c as f64 / POW10_F64[p]
-            } else {
-                c as f64 * POW10_F64[p]
-            }
+        let v = if self.hi == 0 {
+            super::dec2flt::to_f64(self.lo, self.exp)
         } else {
-            // std's parser is correctly rounded; no heap allocation.
+            // Beyond 64 bits (20+ significant digits): std's parser is
+            // correctly rounded; no heap allocation.
             self.with_scientific(|s| s.parse::<f64>().unwrap_or(f64::INFINITY))
         };
         if self.negative { -v } else { v }
     }
 
     /// The nearest `f32` (correctly rounded, directly from the decimal).
+    #[inline]
     pub fn to_f32(&self) -> f32 {
-        let v = self.with_scientific(|s| s.parse::<f32>().unwrap_or(f32::INFINITY));
+        let v = if self.hi == 0 {
+            super::dec2flt::to_f32(self.lo, self.exp)
+        } else {
+            self.with_scientific(|s| s.parse::<f32>().unwrap_or(f32::INFINITY))
+        };
         if self.negative { -v } else { v }
     }
 

@@ -4,9 +4,11 @@
 
 mod date;
 mod datetime;
+pub(crate) mod dec2flt;
 mod decimal;
 mod integer;
 mod offset;
+mod pow5;
 mod time;
 mod timestamp;
 
