@@ -189,25 +189,57 @@ impl Frame {
 }
 
 /// Appends the frame to `out`. The caller has checked both lengths.
+///
+/// Three or four appends: the header (with the space after an empty JTOO
+/// section), the JTOO section and its space, the binary section, `\n`.
+#[inline]
 pub(crate) fn write_frame(frame: &Frame, out: &mut impl bytes::BufMut) {
-    let mut header = [b' '; 14];
-    write_hex6(&mut header[0..6], frame.jtoo_len());
-    write_hex6(&mut header[7..13], frame.binary.len());
-    out.put_slice(&header);
-    if let Some(j) = &frame.jtoo {
-        out.put_slice(j);
+    let head = header(frame.jtoo_len(), frame.binary.len());
+    let jtoo = frame.jtoo.as_deref().unwrap_or_default();
+    if jtoo.is_empty() {
+        out.put_slice(&head[..15]);
+    } else {
+        out.put_slice(&head[..14]);
+        out.put_slice(jtoo);
+        out.put_u8(b' ');
     }
-    out.put_u8(b' ');
     out.put_slice(&frame.binary);
     out.put_u8(b'\n');
 }
 
-fn write_hex6(out: &mut [u8], n: usize) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for (i, slot) in out.iter_mut().enumerate() {
-        let shift = 4 * (5 - i);
-        *slot = HEX[(n >> shift) & 0xf];
-    }
+/// `jjjjjj bbbbbb ` and one more space (the header, and the space that
+/// follows an empty JTOO section), then one unused byte.
+#[inline]
+fn header(jlen: usize, blen: usize) -> [u8; 16] {
+    const SIX: u64 = 0xffff_ffff_ffff;
+    const SPACE: u64 = b' ' as u64;
+    let (j, b) = (hex6(jlen), hex6(blen));
+    let w0 = (j & SIX) | SPACE << 48 | (b & 0xff) << 56;
+    let w1 = ((b >> 8) & 0xff_ffff_ffff) | SPACE << 40 | SPACE << 48;
+    let mut head = [0u8; 16];
+    let (a, z) = head.split_at_mut(8);
+    a.copy_from_slice(&w0.to_le_bytes());
+    z.copy_from_slice(&w1.to_le_bytes());
+    head
+}
+
+/// The low 24 bits of `n` as six lower-case hex digits in the low six bytes
+/// of a little-endian word (the most significant digit first), word at a
+/// time.
+#[inline]
+fn hex6(n: usize) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    let x = (n & 0xff_ffff) as u64;
+    // Nibble k into byte k, then reversed: nibble 5 in byte 0, nibble 0 in
+    // byte 5.
+    let x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    let x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    let v = x.swap_bytes() >> 16;
+    // `0`-`9` for 0-9, `a`-`f` for 10-15: add `0`, and 39 more from 10 on
+    // (a byte of `v + 0x76` reaches 0x80 exactly when the nibble is > 9).
+    let letters = (v.wrapping_add(LO * 0x76) >> 7) & LO;
+    v + LO * u64::from(b'0') + letters * 39
 }
 
 pub(crate) fn check_len(section: Section, length: usize, max: usize) -> Result<(), FrameError> {
@@ -230,4 +262,22 @@ pub(crate) fn check_len(section: Section, length: usize, max: usize) -> Result<(
 pub(crate) fn validate_jtoo(jtoo: &[u8]) -> Result<(), FrameError> {
     // Check without building a `Value`: frames are relayed as raw bytes.
     jtoo::validate(jtoo).map_err(FrameError::InvalidJtoo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex6_writes_six_lower_case_digits() {
+        for n in (0..=0xff_ffffusize)
+            .step_by(997)
+            .chain([0, 9, 10, 15, 16, 0xff_ffff])
+        {
+            let d = hex6(n).to_le_bytes();
+            assert_eq!(&d[..6], format!("{n:06x}").as_bytes(), "{n:#x}");
+        }
+        assert_eq!(&header(12, 3)[..15], b"00000c 000003  ");
+        assert_eq!(&header(0xff_ffff, 0xabcdef)[..15], b"ffffff abcdef  ");
+    }
 }
