@@ -95,9 +95,18 @@ fn f32_text(f: f32) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The writer appends: after other text, into a buffer with no spare room.
+fn appended_f64(f: f64) -> String {
+    let mut out = b"[1,".to_vec();
+    out.shrink_to_fit();
+    encode::write_f64(&mut out, f).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 fn check_f64(f: f64) {
     let expected = reference_float(ryu::Buffer::new().format_finite(f));
     assert_eq!(f64_text(f), expected, "{f:e} ({:#x})", f.to_bits());
+    assert_eq!(appended_f64(f), format!("[1,{expected}"), "{f:e} appended");
     let d = Decimal::from_f64(f).unwrap();
     assert_eq!(d.to_string(), expected, "Decimal::from_f64({f:e})");
     assert_eq!(d.to_f64(), f + 0.0, "{f:e} round trip"); // -0.0 reads back as 0.0
@@ -106,6 +115,9 @@ fn check_f64(f: f64) {
 fn check_f32(f: f32) {
     let expected = reference_float(ryu::Buffer::new().format_finite(f));
     assert_eq!(f32_text(f), expected, "{f:e} ({:#x})", f.to_bits());
+    let mut out = vec![b'x'];
+    encode::write_f32(&mut out, f).unwrap();
+    assert_eq!(out, format!("x{expected}").as_bytes(), "{f:e} appended");
     let d = Decimal::from_f32(f).unwrap();
     assert_eq!(d.to_string(), expected, "Decimal::from_f32({f:e})");
     assert_eq!(d.to_f32(), f + 0.0, "{f:e} round trip");
@@ -161,6 +173,73 @@ fn float_edges() {
     for f in cases.into_iter().filter(|f| f.is_finite()) {
         check_f64(f);
         check_f64(-f);
+    }
+}
+
+/// Around the bounds of the fixed-form fast path (magnitudes in
+/// [1e-5, 1000) for `f64`, [1e-6, 1000) for `f32`) and the lengths of its
+/// fraction (one to 21 digits).
+#[test]
+fn fast_path_edges() {
+    let mut cases: Vec<f64> = vec![
+        1e-5,
+        9.999_999_999_999_999e-6,
+        1.000_000_000_000_001e-5,
+        999.999_999_999_999_9,
+        1000.0,
+        999.0,
+        99.5,
+        9.999_999_999_999_998,
+        0.1,
+        0.000_012_345_678_901_234_56,
+        0.123_456_789_012_345_67,
+        123.456_789_012_345_67,
+    ];
+    // Literals with more digits than an f64 holds (as in canada.json).
+    for t in [
+        "999.99999999999989",
+        "-65.613616999999977",
+        "47.853599999999996",
+    ] {
+        cases.push(t.parse().unwrap());
+    }
+    for b in [1e-5f64, 1e-4, 1e-3, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0] {
+        let mut x = b;
+        let mut y = b;
+        for _ in 0..200 {
+            x = f64::from_bits(x.to_bits() + 1);
+            y = f64::from_bits(y.to_bits() - 1);
+            cases.push(x);
+            cases.push(y);
+        }
+    }
+    // Every fraction length: 1.x, 12.x, 123.x and 0.000_0x with 1 ..= 17 digits.
+    for digits in 1..=17u32 {
+        for int in ["1", "12", "123", "0", "0.0000"] {
+            let frac: String = (1..=digits)
+                .map(|d| char::from(b'0' + (d % 9 + 1) as u8))
+                .collect();
+            let text = if int.contains('.') {
+                format!("{int}{frac}")
+            } else {
+                format!("{int}.{frac}")
+            };
+            cases.push(text.parse().unwrap());
+        }
+    }
+    for f in cases {
+        check_f64(f);
+        check_f64(-f);
+    }
+    for b in [1e-6f32, 1e-5, 0.1, 1.0, 100.0, 1000.0] {
+        let mut x = b;
+        let mut y = b;
+        for _ in 0..200 {
+            x = f32::from_bits(x.to_bits() + 1);
+            y = f32::from_bits(y.to_bits() - 1);
+            check_f32(x);
+            check_f32(-y);
+        }
     }
 }
 
@@ -275,6 +354,16 @@ proptest! {
         if f.is_finite() {
             check_f32(f);
         }
+    }
+
+    #[test]
+    fn any_fixed_form_f64(v in -1000.0f64..1000.0, scale in 0i32..8) {
+        check_f64(v / 10f64.powi(scale));
+    }
+
+    #[test]
+    fn any_fixed_form_f32(v in -1000.0f32..1000.0, scale in 0i32..8) {
+        check_f32(v / 10f32.powi(scale));
     }
 
     #[test]

@@ -167,6 +167,90 @@ pub(crate) fn push_int(out: &mut Vec<u8>, negative: bool, digits: &[u8]) {
     out.extend_from_slice(&t[..n]);
 }
 
+/// Room [`push_fixed_float`] claims at the end of `out` before it trims
+/// back to the text's length.
+const FLOAT_ROOM: usize = 40;
+
+/// The eight bytes of `t` from `at` as a little-endian word; bytes past the
+/// end of `t` read as zero. `t` has at least eight bytes.
+#[inline(always)]
+fn word_at(t: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    match t.get(at..at + 8) {
+        Some(s) => {
+            w.copy_from_slice(s);
+            u64::from_le_bytes(w)
+        }
+        None => {
+            // The last eight bytes, shifted down so `at` comes first.
+            if let Some(s) = t.get(t.len().wrapping_sub(8)..) {
+                w.copy_from_slice(s);
+            }
+            let skip = (at + 8 - t.len()) as u32 * 8;
+            u64::from_le_bytes(w).checked_shr(skip).unwrap_or(0)
+        }
+    }
+}
+
+/// Six digits (the low six bytes of `w`) as the eight bytes `abc_def_`.
+#[inline(always)]
+fn two_groups(w: u64) -> [u8; 8] {
+    ((w & 0xff_ffff) | ((w & 0xffff_ff00_0000) << 8) | 0x5f00_0000_5f00_0000).to_le_bytes()
+}
+
+/// Appends a shortest float text in fixed form, `-?I.F` with `I` of one to
+/// three digits and `F` of 1 ..= 24 digits (as `zmij` writes a float whose
+/// magnitude is at least 1e-5 and below 1000), grouped: `-?I.` is copied as
+/// it is and `F` in threes from the point. Returns `false`, writing
+/// nothing, for any other text (the caller takes the general path).
+///
+/// The text is laid out in place at the end of `out` with fixed-size word
+/// copies, six fraction digits at a time, and `out` trimmed to its length.
+#[inline]
+pub(crate) fn push_fixed_float(out: &mut Vec<u8>, text: &[u8]) -> bool {
+    let neg = usize::from(text.first() == Some(&b'-'));
+    // The point follows one to three integer digits.
+    let head = match (text.get(neg + 1), text.get(neg + 2), text.get(neg + 3)) {
+        (Some(b'.'), _, _) => neg + 2,
+        (_, Some(b'.'), _) => neg + 3,
+        (_, _, Some(b'.')) => neg + 4,
+        _ => return false,
+    };
+    let len = text.len();
+    let frac = len.wrapping_sub(head);
+    if len < 8 || frac == 0 || frac > 24 {
+        return false;
+    }
+    let start = out.len();
+    out.resize(start + FLOAT_ROOM, 0);
+    let Some(room) = out.get_mut(start..start + FLOAT_ROOM) else {
+        return false; // unreachable: `out` has just grown by FLOAT_ROOM
+    };
+    // The sign, integer digits and point, then some fraction digits that
+    // the groups overwrite.
+    if let (Some(to), Some(from)) = (room.get_mut(..8), text.get(..8)) {
+        to.copy_from_slice(from);
+    }
+    let Some(to) = room.get_mut(head..head + 32) else {
+        return false; // unreachable: head ≤ 5
+    };
+    let (w01, w23) = to.split_at_mut(16);
+    let (w0, w1) = w01.split_at_mut(8);
+    let (w2, w3) = w23.split_at_mut(8);
+    w0.copy_from_slice(&two_groups(word_at(text, head)));
+    if frac > 6 {
+        w1.copy_from_slice(&two_groups(word_at(text, head + 6)));
+        if frac > 12 {
+            w2.copy_from_slice(&two_groups(word_at(text, head + 12)));
+            if frac > 18 {
+                w3.copy_from_slice(&two_groups(word_at(text, head + 18)));
+            }
+        }
+    }
+    out.truncate(start + head + frac + (frac - 1) / 3);
+    true
+}
+
 /// `"000"` to `"999"`.
 static TRIPLES: [[u8; 3]; 1000] = triples();
 

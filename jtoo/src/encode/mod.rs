@@ -106,7 +106,12 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
         )));
     }
     let mut buf = zmij::Buffer::new();
-    crate::types::write_shortest(out, buf.format_finite(v));
+    let text = buf.format_finite(v);
+    // Magnitudes in [1e-5, 1000) are written in fixed form (`zmij` uses it
+    // for decimal exponents −5 ..= 15) with one to three integer digits.
+    if !((1e-5..1000.0).contains(&v.abs()) && digits::push_fixed_float(out, text.as_bytes())) {
+        write_shortest_text(out, text);
+    }
     Ok(())
 }
 
@@ -122,8 +127,19 @@ pub fn write_f32(out: &mut Vec<u8>, v: f32) -> Result<(), Error> {
         )));
     }
     let mut buf = zmij::Buffer::new();
-    crate::types::write_shortest(out, buf.format_finite(v));
+    let text = buf.format_finite(v);
+    // `zmij` writes decimal exponents −6 ..= 12 of an `f32` in fixed form.
+    if !((1e-6..1000.0).contains(&v.abs()) && digits::push_fixed_float(out, text.as_bytes())) {
+        write_shortest_text(out, text);
+    }
     Ok(())
+}
+
+/// The general float layout (exponent forms, long integer parts), kept out
+/// of line so the fast path stays small.
+#[inline(never)]
+fn write_shortest_text(out: &mut Vec<u8>, text: &str) {
+    crate::types::write_shortest(out, text);
 }
 
 /// Appends a date/time.
