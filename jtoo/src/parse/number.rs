@@ -94,59 +94,49 @@ pub fn number_f32(input: &[u8], syntax: Syntax) -> PResult<'_, f32> {
     Ok((rest, v))
 }
 
-/// A strict number the fast scanner read: `±mantissa × 10^exp`, where the
-/// mantissa is the digits followed by `pad` zeros (0–2) that were not in
-/// the text (the last fraction group is read as three digits).
+/// A strict number the fast scanner read: `±mantissa × 10^−scale`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Scanned {
     /// Bytes read.
     pub(crate) len: usize,
     pub(crate) negative: bool,
-    /// No fraction part.
-    pub(crate) integer: bool,
-    /// The digits (at most 19 with the padding).
+    /// All the digits (integer and fraction part), at most 19 of them.
     pub(crate) mantissa: u64,
-    /// The power of ten (minus the fraction digits and the padding).
-    pub(crate) exp: i32,
-    /// Zeros appended to the digits.
-    pub(crate) pad: u32,
+    /// The number of fraction digits; `None` for an integer.
+    pub(crate) scale: Option<u32>,
 }
 
 impl Scanned {
     /// The number (normalised, as the general path builds it).
     #[inline]
-    fn number(&self) -> Number {
+    fn number(self) -> Number {
         let Scanned {
             negative,
             mantissa,
-            exp,
-            pad,
+            scale,
             ..
-        } = *self;
-        if self.integer {
-            return Number::Integer(Integer::new(negative, u128::from(mantissa)));
-        }
-        let (digits, scale) = match pad {
-            0 => (mantissa, -exp),
-            1 => (mantissa / 10, -exp - 1),
-            _ => (mantissa / 100, -exp - 2),
-        };
-        if scale == 1 && digits % 10 == 0 {
+        } = self;
+        match scale {
+            None => Number::Integer(Integer::new(negative, u128::from(mantissa))),
             // `x.0`: the one whole-number spelling; normalise.
-            Number::Decimal(Decimal::normalised_exp(negative, u128::from(digits), -1))
-        } else {
+            Some(1) if mantissa % 10 == 0 => {
+                Number::Decimal(Decimal::normalised_exp(negative, u128::from(mantissa), -1))
+            }
             // Ends in a non-zero digit (checked by the scanner): normalised.
-            Number::Decimal(Decimal::from_raw(negative, u128::from(digits), -scale))
+            Some(scale) => Number::Decimal(Decimal::from_raw(
+                negative,
+                u128::from(mantissa),
+                -(scale as i32),
+            )),
         }
     }
 
     /// The nearest `f64` (correctly rounded).
     #[inline(always)]
     pub(crate) fn to_f64(self) -> f64 {
-        let v = if self.integer {
-            self.mantissa as f64
-        } else {
-            crate::types::dec2flt::to_f64(self.mantissa, self.exp)
+        let v = match self.scale {
+            None => self.mantissa as f64,
+            Some(scale) => crate::types::dec2flt::to_f64(self.mantissa, -(scale as i32)),
         };
         f64::from_bits(v.to_bits() | u64::from(self.negative) << 63)
     }
@@ -154,39 +144,35 @@ impl Scanned {
     /// The nearest `f32` (correctly rounded).
     #[inline]
     pub(crate) fn to_f32(self) -> f32 {
-        let v = if self.integer {
-            self.mantissa as f32
-        } else {
-            crate::types::dec2flt::to_f32(self.mantissa, self.exp)
+        let v = match self.scale {
+            None => self.mantissa as f32,
+            Some(scale) => crate::types::dec2flt::to_f32(self.mantissa, -(scale as i32)),
         };
         f32::from_bits(v.to_bits() | u32::from(self.negative) << 31)
     }
 }
 
 /// The strict grammar's common case without building errors: a valid
-/// number of at most 19 digits (16 before a fraction's last group), not
-/// followed by an exponent, and not a negative zero. `None` for anything
-/// else (errors, longer numbers), which the general path then handles — so
-/// the fast path never decides what is an error.
+/// number of at most 19 digits, not followed by an exponent, and not a
+/// negative zero. `None` for anything else (errors, longer numbers), which
+/// the general path then handles — so the fast path never decides what is
+/// an error.
 ///
 /// Reads eight bytes at a time: `ddd_ddd_` blocks of a fraction in one
-/// check, and the first and last groups without per-digit branches.
+/// check (SWAR), the first and last groups from the same word.
 #[inline(always)]
 pub(crate) fn scan_strict(input: &[u8]) -> Option<Scanned> {
     let negative = input.first() == Some(&b'-');
     let mut i = usize::from(negative);
     // Integer part: `0`, or 1–3 digits then `_ddd` groups.
     let x = load8(input, i);
-    let n = leading_digits(x);
-    if n == 0 || n > 3 || (x as u8 == b'0' && n != 1) {
+    let (mut acc, n, _) = group(x)?;
+    if byte(x, 0) == b'0' && n != 1 {
         return None;
     }
-    // `12` was read as 120: divide the padding out (exactly, by multiplying).
-    let (mul, shift) = UNPAD[n as usize];
-    let mut acc = (three_digit_value(x, n) * mul) >> shift;
     let mut count = n;
     i += n as usize;
-    let mut next = (x >> (8 * n)) as u8;
+    let mut next = byte(x, n);
     if next == b'_' {
         if acc == 0 {
             return None;
@@ -204,22 +190,36 @@ pub(crate) fn scan_strict(input: &[u8]) -> Option<Scanned> {
     }
     match next {
         b'.' => i += 1,
-        b'e' | b'E' => return None,
+        b'0'..=b'9' | b'e' | b'E' => return None,
         _ if acc == 0 && negative => return None,
         _ => {
             return Some(Scanned {
                 len: i,
                 negative,
-                integer: true,
                 mantissa: acc,
-                exp: 0,
-                pad: 0,
+                scale: None,
             });
         }
     }
     // Fraction: `ddd_` groups, the last one 1–3 digits.
     let int_count = count;
-    let mut x = load8(input, i);
+    // Full-precision floats have 15–17 digits: two `ddd_ddd_` blocks in
+    // one go when 24 bytes are there.
+    let mut x = match input.get(i..).and_then(<[u8]>::first_chunk::<24>) {
+        Some(w) => {
+            let (x1, x2, x3) = words3(w);
+            match twelve_grouped(x1, x2) {
+                Some(v) if count <= 7 => {
+                    acc = acc * 1_000_000_000_000 + v;
+                    count += 12;
+                    i += 16;
+                    x3
+                }
+                _ => x1,
+            }
+        }
+        None => load8(input, i),
+    };
     while let Some(v) = six_grouped(x) {
         if count > 13 {
             return None;
@@ -229,84 +229,85 @@ pub(crate) fn scan_strict(input: &[u8]) -> Option<Scanned> {
         i += 8;
         x = load8(input, i);
     }
-    // The last group (or `ddd_` and more, handled one group at a time).
     let last = loop {
-        let n = leading_digits(x);
-        if n == 0 || n > 3 || count > 16 {
+        let (v, n, last) = group(x)?;
+        if count + n > 19 {
             return None;
         }
-        // Read as three digits, zeros after the last: `5` is 500.
-        acc = acc * 1000 + three_digit_value(x, n);
-        count += 3;
+        acc = acc * POW10_U64[n as usize] + v;
+        count += n;
         i += n as usize;
-        match (x >> (8 * n)) as u8 {
+        match byte(x, n) {
             b'_' if n == 3 => {
                 i += 1;
                 x = load8(input, i);
             }
-            b'_' | b'e' | b'E' => return None,
-            _ => break (n, (x >> (8 * (n - 1))) as u8),
+            b'0'..=b'9' | b'_' | b'e' | b'E' => return None,
+            _ => break last,
         }
     };
-    let (n, last_digit) = last;
-    let pad = 3 - n;
-    let scale = count - int_count - pad;
+    let scale = count - int_count;
     // Trailing zeros: only the whole-number fraction `0` ends in one.
-    if (last_digit == b'0' && scale != 1) || (acc == 0 && negative) {
+    if (last == 0 && scale != 1) || (acc == 0 && negative) {
         return None;
     }
     Some(Scanned {
         len: i,
         negative,
-        integer: false,
         mantissa: acc,
-        exp: -((count - int_count) as i32),
-        pad,
+        scale: Some(scale),
     })
 }
 
-/// `(m, s)` with `(t × m) >> s == t / 10^(3−n)` for the multiples `t` of
-/// `10^(3−n)` below 1000, indexed by `n` (1–3).
-const UNPAD: [(u64, u32); 4] = [(1, 0), (41, 12), (205, 11), (1, 0)];
+const POW10_U64: [u64; 4] = [1, 10, 100, 1000];
+
+/// Byte `k` of `x` (the first byte lowest).
+#[inline(always)]
+fn byte(x: u64, k: u32) -> u8 {
+    (x >> (8 * k)) as u8
+}
+
+/// The value of byte `k` of `x` as a digit.
+#[inline(always)]
+fn digit(x: u64, k: u32) -> Option<u64> {
+    let d = byte(x, k).wrapping_sub(b'0');
+    (d < 10).then_some(u64::from(d))
+}
+
+/// The 1–3 digits `x` starts with: `(value, count, last digit)`; `None`
+/// when it does not start with a digit. What follows is the caller's
+/// business (a fourth digit is byte 3).
+#[inline(always)]
+fn group(x: u64) -> Option<(u64, u32, u64)> {
+    let d0 = digit(x, 0)?;
+    Some(match digit(x, 1) {
+        None => (d0, 1, d0),
+        Some(d1) => match digit(x, 2) {
+            None => (d0 * 10 + d1, 2, d1),
+            Some(d2) => (d0 * 100 + d1 * 10 + d2, 3, d2),
+        },
+    })
+}
 
 /// Eight bytes from `i` as a little-endian `u64` (the first byte lowest),
 /// zero-padded past the end of the input (NUL is no digit, `_` or `.`).
 #[inline(always)]
 fn load8(input: &[u8], i: usize) -> u64 {
-    let rest = input.get(i..).unwrap_or_default();
-    match rest.first_chunk::<8>() {
+    match input.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         Some(b) => u64::from_le_bytes(*b),
-        None => {
-            let mut b = [0u8; 8];
-            for (d, s) in b.iter_mut().zip(rest) {
-                *d = *s;
-            }
-            u64::from_le_bytes(b)
-        }
+        None => load8_padded(input, i),
     }
 }
 
-/// How many of the eight bytes in `x` (first byte lowest) are ASCII digits
-/// before the first one that is not (8 when all are).
-#[inline(always)]
-fn leading_digits(x: u64) -> u32 {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Per byte on its low seven bits (no carries between bytes): the high
-    // bit of `+0x46` is set from 0x3A up, that of `+0x50` from 0x30 up.
-    let low7 = x & !HIGH;
-    let above = low7.wrapping_add(0x4646_4646_4646_4646);
-    let from_zero = low7.wrapping_add(0x5050_5050_5050_5050);
-    let not_digit = (x | above | !from_zero) & HIGH;
-    not_digit.trailing_zeros() / 8
-}
-
-/// The first `n` (1–3) bytes of `x`, which are digits, read as a
-/// three-digit number with zeros after them (`5` → 500, `12` → 120).
-#[inline(always)]
-fn three_digit_value(x: u64, n: u32) -> u64 {
-    let keep = (1u64 << (8 * n)) - 1;
-    let v = x & keep & 0x000F_0F0F;
-    (v & 0xFF) * 100 + ((v >> 8) & 0xFF) * 10 + (v >> 16)
+/// [`load8`] near the end of the input.
+#[cold]
+#[inline(never)]
+fn load8_padded(input: &[u8], i: usize) -> u64 {
+    let mut b = [0u8; 8];
+    for (d, s) in b.iter_mut().zip(input.get(i..).unwrap_or_default()) {
+        *d = *s;
+    }
+    u64::from_le_bytes(b)
 }
 
 /// Three ASCII digits' value.
@@ -320,11 +321,43 @@ fn three_digits(b: &[u8]) -> Option<u64> {
     }
 }
 
+/// Three little-endian words.
+#[inline(always)]
+fn words3(w: &[u8; 24]) -> (u64, u64, u64) {
+    let mut a = [0u8; 8];
+    let mut b = [0u8; 8];
+    let mut c = [0u8; 8];
+    a.copy_from_slice(&w[..8]);
+    b.copy_from_slice(&w[8..16]);
+    c.copy_from_slice(&w[16..]);
+    (
+        u64::from_le_bytes(a),
+        u64::from_le_bytes(b),
+        u64::from_le_bytes(c),
+    )
+}
+
+/// The value of sixteen bytes `ddd_ddd_ddd_ddd_` (two words, first byte
+/// lowest), or `None` when they are not that.
+#[inline(always)]
+fn twelve_grouped(x1: u64, x2: u64) -> Option<u64> {
+    if !is_six_grouped(x1) || !is_six_grouped(x2) {
+        return None;
+    }
+    Some(six_value(x1) * 1_000_000 + six_value(x2))
+}
+
 /// The value of eight bytes `ddd_ddd_` (first byte lowest; SWAR: one check
 /// and a few multiplications for six digits), or `None` when they are not
 /// that.
 #[inline(always)]
 fn six_grouped(x: u64) -> Option<u64> {
+    is_six_grouped(x).then(|| six_value(x))
+}
+
+/// Whether eight bytes are `ddd_ddd_`.
+#[inline(always)]
+fn is_six_grouped(x: u64) -> bool {
     const UNDERSCORES: u64 = 0x5F00_0000_5F00_0000;
     const UNDERSCORE_MASK: u64 = 0xFF00_0000_FF00_0000;
     const ZEROS: u64 = 0x3030_3030_3030_3030;
@@ -335,17 +368,20 @@ fn six_grouped(x: u64) -> Option<u64> {
     let bad = ((x & UNDERSCORE_MASK) ^ UNDERSCORES)
         | ((y & HIGH) ^ ZEROS)
         | ((y.wrapping_add(0x0606_0606_0606_0606) & HIGH) ^ ZEROS);
-    if bad != 0 {
-        return None;
-    }
+    bad == 0
+}
+
+/// The value of eight bytes `ddd_ddd_` (checked by [`is_six_grouped`]).
+#[inline(always)]
+fn six_value(x: u64) -> u64 {
     // Digit values, shifted to read as the eight digits `0ddd0ddd`.
-    let v = (y & 0x0F0F_0F0F_0F0F_0F0F) << 8;
+    let v = (x & 0x000F_0F0F_000F_0F0F) << 8;
     // Pairs: byte 2k becomes 10·d[2k] + d[2k+1].
     let v = v.wrapping_mul(10).wrapping_add(v >> 8);
     // `0d`·10⁵ + `dd`·10³ + `0d`·10² + `dd`.
     let a = (v & 0x0000_00FF_0000_00FF).wrapping_mul(100 + (100_000 << 32));
     let b = ((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (1000 << 32));
-    Some(a.wrapping_add(b) >> 32)
+    a.wrapping_add(b) >> 32
 }
 
 /// The general production: both syntaxes, every error.
@@ -864,6 +900,95 @@ mod tests {
                 Number::Decimal(d) => d.to_f64(),
             };
             assert_eq!(got.to_bits(), want.to_bits(), "{text}");
+        }
+    }
+
+    #[test]
+    fn six_grouped_takes_exactly_ddd_ddd_() {
+        let valid = |b: &[u8; 8]| {
+            b.iter().enumerate().all(|(k, c)| {
+                if k % 4 == 3 {
+                    *c == b'_'
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
+        };
+        for template in [*b"123_456_", *b"000_000_", *b"999_999_", *b"907_080_"] {
+            for at in 0..8 {
+                for c in 0..=255u8 {
+                    let mut b = template;
+                    b[at] = c;
+                    let got = six_grouped(u64::from_le_bytes(b));
+                    if valid(&b) {
+                        let digits: String = b
+                            .iter()
+                            .filter(|c| c.is_ascii_digit())
+                            .map(|&c| c as char)
+                            .collect();
+                        assert_eq!(got, Some(digits.parse().unwrap()), "{b:?}");
+                    } else {
+                        assert_eq!(got, None, "{b:?}");
+                    }
+                }
+            }
+        }
+        // Two bytes at once (carries between bytes).
+        for c in 0..=255u8 {
+            for d in 0..=255u8 {
+                let b = [b'1', c, d, b'_', b'4', b'5', b'6', b'_'];
+                assert_eq!(
+                    six_grouped(u64::from_le_bytes(b)).is_some(),
+                    valid(&b),
+                    "{b:?}"
+                );
+                let b = [b'1', b'2', b'3', c, d, b'5', b'6', b'_'];
+                assert_eq!(
+                    six_grouped(u64::from_le_bytes(b)).is_some(),
+                    valid(&b),
+                    "{b:?}"
+                );
+                let b = [b'1', b'2', b'3', b'_', b'4', b'5', c, d];
+                assert_eq!(
+                    six_grouped(u64::from_le_bytes(b)).is_some(),
+                    valid(&b),
+                    "{b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_handles_odd_terminators() {
+        for s in [
+            "1.5\0",
+            "1.5\u{80}",
+            "12\u{ff}",
+            "-65.613_616_999_999_977\0",
+            "1.123_456\u{e9}",
+            "1.123_456_789\u{5f}",
+            "7",
+            "-7",
+            "0.1",
+            "1_000",
+            "1_000.000_1",
+        ] {
+            same_as_general(s.as_bytes());
+        }
+        for c in 0..=255u8 {
+            for base in [
+                "1.2",
+                "12.345_6",
+                "-1.123_456_78",
+                "123",
+                "1.123_456_789_012_34",
+            ] {
+                let mut s = base.as_bytes().to_vec();
+                s.push(c);
+                same_as_general(&s);
+                s.extend_from_slice(b"9_");
+                same_as_general(&s);
+            }
         }
     }
 

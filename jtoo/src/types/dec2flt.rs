@@ -296,7 +296,10 @@ mod tests {
 
     #[test]
     fn known_values() {
-        assert_eq!(to_f64(65_613_616_999_999_977, -15), "65.613616999999977".parse::<f64>().unwrap());
+        assert_eq!(
+            to_f64(65_613_616_999_999_977, -15),
+            "65.613616999999977".parse::<f64>().unwrap()
+        );
         assert_eq!(to_f64(1, 400), f64::INFINITY);
         assert_eq!(to_f64(1, -400), 0.0);
         assert_eq!(to_f64(5, -324), 5e-324);
