@@ -235,16 +235,17 @@ impl Decoder for PacketCodec {
     /// stream unusable, as with [`FrameCodec`].
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
         let scratch = &mut self.scratch;
+        let mut packet = Packet::default();
         let read = |jtoo: &[u8], _binary: &[u8]| {
             if jtoo.is_empty() {
                 Err(JteError::NotARecord)
             } else {
-                Packet::from_jtoo_in(jtoo, scratch)
+                Packet::read_jtoo(jtoo, scratch, &mut packet)
             }
         };
         match self.frames.decode_unvalidated(buf, read)? {
             None => Ok(None),
-            Some(Ok(p)) => Ok(Some(p)),
+            Some(Ok(())) => Ok(Some(packet)),
             Some(Err(JteError::Jtoo(e))) => Err(self.frames.fail_invalid_jtoo(e).into()),
             Some(Err(e)) => Err(e),
         }

@@ -266,16 +266,24 @@ impl Packet {
         // unexpected, the value path decides and says exactly what is
         // wrong: invalid JTOO, or which rule of a packet the document
         // breaks.
-        Packet::from_jtoo_in(jtoo, &mut Vec::new())
+        let mut packet = Packet::default();
+        Packet::read_jtoo(jtoo, &mut Vec::new(), &mut packet)?;
+        Ok(packet)
     }
 
-    /// [`Packet::from_jtoo`] with a scratch stack for the lists of `data`,
-    /// reused across packets by [`PacketCodec`](super::PacketCodec).
-    pub(crate) fn from_jtoo_in(jtoo: &[u8], scratch: &mut Vec<Item>) -> Result<Packet, JteError> {
-        match read_record(jtoo, scratch) {
-            Some(p) => Ok(p),
-            None => Packet::from_jtoo_via_value(jtoo),
+    /// [`Packet::from_jtoo`] into `packet`, which must be the default
+    /// packet, with a scratch stack for the lists of `data` (reused across
+    /// packets by [`PacketCodec`](super::PacketCodec)). Filling the caller's
+    /// packet spares a few moves of this large struct per packet.
+    pub(crate) fn read_jtoo(
+        jtoo: &[u8],
+        scratch: &mut Vec<Item>,
+        packet: &mut Packet,
+    ) -> Result<(), JteError> {
+        if read_record(jtoo, scratch, packet).is_none() {
+            *packet = Packet::from_jtoo_via_value(jtoo)?;
         }
+        Ok(())
     }
 
     /// [`Packet::from_jtoo`] through a [`Value`] (the reference reading, and
@@ -384,14 +392,16 @@ impl Packet {
 /// `jtoo::parse` that [`jtoo::from_slice`] uses: `[`, then `"key":value`
 /// items separated by `,`, then `]` and the end of the input.
 ///
-/// Returns `None` on anything else (invalid JTOO, a non-string key, an item
-/// that is not a pair, a duplicate field, a field of the wrong type), and
-/// the caller then reads the text through a [`Value`], which gives the
-/// reference answer. So this only ever returns what that path would: the
-/// document is valid strict JTOO (each production is the strict one, the
-/// separators are checked byte by byte, `data` and ignored fields get the
-/// depth left inside the record) and the packet is the same.
-fn read_record(input: &[u8], scratch: &mut Vec<Item>) -> Option<Packet> {
+/// Fills `packet` (the default packet on entry) and returns `Some(())`; or
+/// returns `None`, with `packet` partly filled, on anything else (invalid
+/// JTOO, a non-string key, an item that is not a pair, a duplicate field, a
+/// field of the wrong type), and the caller then reads the text through a
+/// [`Value`], which gives the reference answer. So this only ever accepts
+/// what that path would, with the same packet: the document is valid
+/// strict JTOO (each production is the strict one, the separators are
+/// checked byte by byte, `data` and ignored fields get the depth left
+/// inside the record).
+fn read_record(input: &[u8], scratch: &mut Vec<Item>, packet: &mut Packet) -> Option<()> {
     use jtoo::parse::{Number, Syntax::Strict, list, number, string, validate};
     /// What is left of the document's depth limit inside the record.
     const DEPTH: usize = jtoo::Options::DEFAULT_MAX_DEPTH - 1;
@@ -405,9 +415,8 @@ fn read_record(input: &[u8], scratch: &mut Vec<Item>) -> Option<Packet> {
 
     scratch.clear();
     let mut rest = input.strip_prefix(b"[")?;
-    let mut packet = Packet::default();
     if let Some(after) = rest.strip_prefix(b"]") {
-        return after.is_empty().then_some(packet);
+        return after.is_empty().then_some(());
     }
     let mut seen = 0u8;
     loop {
@@ -489,7 +498,7 @@ fn read_record(input: &[u8], scratch: &mut Vec<Item>) -> Option<Packet> {
         };
         match rest.split_first()? {
             (b',', r) => rest = r,
-            (b']', r) => return r.is_empty().then_some(packet),
+            (b']', r) => return r.is_empty().then_some(()),
             _ => return None,
         }
     }
