@@ -1123,6 +1123,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
         let start = self.pos;
+        // The strict common case straight from the bytes.
+        if !self.syntax.is_lenient()
+            && let Some((len, v)) = parse::number::strict_f64_prefix(self.rest())
+        {
+            self.pos += len;
+            return visitor.visit_f64(v).map_err(|e| self.fix(e, start));
+        }
         let r = match self.peek() {
             Some(b'-' | b'0'..=b'9') => {
                 // Straight to the float, correctly rounded.

@@ -29,7 +29,7 @@ pub enum Number {
 /// assert!(number(b"1.50", Syntax::Strict).is_err());
 /// assert!(number(b"1.50", Syntax::Lenient).is_ok());
 /// ```
-#[inline]
+#[inline(always)]
 pub fn number(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
     if !syntax.is_lenient()
         && let Some(s) = scan_strict(input)
@@ -60,6 +60,21 @@ pub fn number_f64(input: &[u8], syntax: Syntax) -> PResult<'_, f64> {
         return Ok((rest, s.to_f64()));
     }
     number_f64_general(input, syntax)
+}
+
+/// The strict grammar's common case of [`number_f64`] alone, for callers
+/// that track a position: `(bytes read, value)`, or `None` when the input
+/// needs the full production (which may still accept it, or say what is
+/// wrong). Never accepts what [`number_f64`] refuses.
+///
+/// ```
+/// use jtoo::parse::number::strict_f64_prefix;
+/// assert_eq!(strict_f64_prefix(b"-1.5,"), Some((4, -1.5)));
+/// assert_eq!(strict_f64_prefix(b"1.50"), None);
+/// ```
+#[inline(always)]
+pub fn strict_f64_prefix(input: &[u8]) -> Option<(usize, f64)> {
+    scan_strict(input).map(|s| (s.len, s.to_f64()))
 }
 
 #[inline(never)]
@@ -220,7 +235,9 @@ pub(crate) fn scan_strict(input: &[u8]) -> Option<Scanned> {
         }
         None => load8(input, i),
     };
-    while let Some(v) = six_grouped(x) {
+    while byte(x, 3) == b'_'
+        && let Some(v) = six_grouped(x)
+    {
         if count > 13 {
             return None;
         }
@@ -237,18 +254,20 @@ pub(crate) fn scan_strict(input: &[u8]) -> Option<Scanned> {
         acc = acc * POW10_U64[n as usize] + v;
         count += n;
         i += n as usize;
-        match byte(x, n) {
-            b'_' if n == 3 => {
-                i += 1;
-                x = load8(input, i);
-            }
-            b'0'..=b'9' | b'_' | b'e' | b'E' => return None,
-            _ => break last,
+        let follow = FOLLOW[usize::from(byte(x, n))];
+        if follow & (UNDERSCORE | REFUSED) == 0 {
+            break last;
         }
+        if follow != UNDERSCORE || n != 3 {
+            return None;
+        }
+        i += 1;
+        x = load8(input, i);
     };
+    // Trailing zeros: only the whole-number fraction `0` ends in one (and
+    // a zero is never negative).
     let scale = count - int_count;
-    // Trailing zeros: only the whole-number fraction `0` ends in one.
-    if (last == 0 && scale != 1) || (acc == 0 && negative) {
+    if last == 0 && (scale != 1 || (acc == 0 && negative)) {
         return None;
     }
     Some(Scanned {
@@ -260,6 +279,30 @@ pub(crate) fn scan_strict(input: &[u8]) -> Option<Scanned> {
 }
 
 const POW10_U64: [u64; 4] = [1, 10, 100, 1000];
+
+/// [`FOLLOW`]: `_`.
+const UNDERSCORE: u8 = 1;
+/// [`FOLLOW`]: a digit or an exponent mark, which no group may be followed
+/// by.
+const REFUSED: u8 = 2;
+/// [`FOLLOW`]: `.`.
+const POINT: u8 = 4;
+
+/// What each byte is after a group of digits; 0 for bytes that end the
+/// number.
+const FOLLOW: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'_' as usize] = UNDERSCORE;
+    t[b'.' as usize] = POINT;
+    t[b'e' as usize] = REFUSED;
+    t[b'E' as usize] = REFUSED;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = REFUSED;
+        d += 1;
+    }
+    t
+};
 
 /// Byte `k` of `x` (the first byte lowest).
 #[inline(always)]
@@ -385,6 +428,7 @@ fn six_value(x: u64) -> u64 {
 }
 
 /// The general production: both syntaxes, every error.
+#[inline(never)]
 fn number_general(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
     let (negative, digits) = match input.first() {
         Some(b'-') => (true, &input[1..]),
