@@ -268,46 +268,116 @@ const fn triples() -> [[u8; 3]; 1000] {
     t
 }
 
-/// Room for a `u64` coefficient with up to [`MAX_U64_SCALE`] fraction
-/// digits, grouped, with sign and point.
-const U64_TEXT: usize = 104;
+/// `[a, b, c, b'_']` for the three digits `abc` of 0 ..= 999: a fraction
+/// group and the `_` after it (rotated, the `_` before an integer group).
+static GROUPS: [[u8; 4]; 1000] = groups();
+
+const fn groups() -> [[u8; 4]; 1000] {
+    let mut t = [[0u8; 4]; 1000];
+    let mut i = 0;
+    while i < 1000 {
+        let d = TRIPLES[i];
+        t[i] = [d[0], d[1], d[2], b'_'];
+        i += 1;
+    }
+    t
+}
 
 /// The most fraction digits [`push_u64_decimal`] writes.
 pub(crate) const MAX_U64_SCALE: u32 = 48;
 
-/// Writes `v`'s digits grouped in threes, right to left, ending at `i`;
-/// returns where they start.
+/// Room [`push_u64`] and [`push_u64_decimal`] claim at the end of `out`
+/// before trimming back to the text's length: a sign, 20 integer digits
+/// and 6 `_`, or `-0.` and [`MAX_U64_SCALE`] fraction digits and 15 `_`.
+const U64_ROOM: usize = 72;
+
+/// How many decimal digits `v` has (1 for 0).
 #[inline(always)]
-fn put_u64_grouped_rev(t: &mut [u8; U64_TEXT], mut i: usize, mut v: u64) -> usize {
-    while v >= 1000 {
-        let g = TRIPLES[(v % 1000) as usize];
-        v /= 1000;
-        i -= 4;
-        t[i..i + 4].copy_from_slice(&[b'_', g[0], g[1], g[2]]);
+fn digit_count(v: u64) -> usize {
+    // ⌊log10(2) × bit length⌋ is the count or one short of it.
+    let bits = 64 - (v | 1).leading_zeros() as usize;
+    let guess = (bits * 1233) >> 12;
+    guess + usize::from(POW10.get(guess).is_none_or(|p| (v | 1) >= *p))
+}
+
+/// 10^0 ..= 10^19.
+static POW10: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
     }
-    let g = TRIPLES[v as usize];
-    i -= 3;
-    t[i..i + 3].copy_from_slice(&g);
-    i + if v >= 100 {
-        0
-    } else if v >= 10 {
-        1
-    } else {
-        2
+    t
+};
+
+/// The length of `d` digits grouped in threes (`d` ≥ 1).
+#[inline(always)]
+fn grouped_len(d: usize) -> usize {
+    GROUPED_LEN
+        .get(d)
+        .map_or(d + (d - 1) / 3, |&n| usize::from(n))
+}
+
+/// `d + (d − 1) / 3` for 1 ..= 63 (0 for 0).
+static GROUPED_LEN: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut d = 1;
+    while d < 64 {
+        t[d] = (d + (d - 1) / 3) as u8;
+        d += 1;
+    }
+    t
+};
+
+/// Writes `v`'s digits grouped in threes right to left, ending at `end`;
+/// the leading group (one to three digits) lands at `start`, which the
+/// caller computed from `v`'s digit count.
+#[inline(always)]
+fn put_int_rev(room: &mut [u8; U64_ROOM], start: usize, mut end: usize, mut v: u64) {
+    while v >= 1000 {
+        let g = u32::from_le_bytes(GROUPS[(v % 1000) as usize]).rotate_left(8);
+        v /= 1000;
+        end = end.wrapping_sub(4);
+        if let Some(to) = room.get_mut(end..end + 4) {
+            to.copy_from_slice(&g.to_le_bytes());
+        }
+    }
+    let g = GROUPS[v as usize];
+    match (end.wrapping_sub(start), room.get_mut(start..start + 3)) {
+        (1, Some(to)) => to[0] = g[2],
+        (2, Some(to)) => to[..2].copy_from_slice(&g[1..3]),
+        (_, Some(to)) => to.copy_from_slice(&g[..3]),
+        _ => {}
     }
 }
 
-/// Appends `±v` grouped in threes (`-1_234_567`), built right to left from
-/// three-digit groups and appended in one copy.
+/// Claims [`U64_ROOM`] bytes at the end of `out` for a text of `len`
+/// bytes laid out in place by `write` (given the room and `len`), then
+/// trims `out` to it.
+#[inline(always)]
+fn in_place(out: &mut Vec<u8>, len: usize, write: impl FnOnce(&mut [u8; U64_ROOM], usize)) {
+    let start = out.len();
+    out.resize(start + U64_ROOM, 0);
+    if let Some(room) = out
+        .get_mut(start..start + U64_ROOM)
+        .and_then(|r| <&mut [u8; U64_ROOM]>::try_from(r).ok())
+    {
+        write(room, len);
+    }
+    out.truncate(start + len);
+}
+
+/// Appends `±v` grouped in threes (`-1_234_567`), built in place right to
+/// left from three-digit groups.
 #[inline]
 pub(crate) fn push_u64(out: &mut Vec<u8>, negative: bool, v: u64) {
-    let mut t = [0u8; U64_TEXT];
-    let mut i = put_u64_grouped_rev(&mut t, U64_TEXT, v);
-    if negative {
-        i -= 1;
-        t[i] = b'-';
-    }
-    out.extend_from_slice(&t[i..]);
+    let neg = usize::from(negative);
+    let len = neg + grouped_len(digit_count(v));
+    in_place(out, len, |room, len| {
+        room[0] = b'-';
+        put_int_rev(room, neg, len, v);
+    });
 }
 
 /// Appends `±c × 10^−scale` in the decimal layout (`scale` at most
@@ -316,56 +386,99 @@ pub(crate) fn push_u64(out: &mut Vec<u8>, negative: bool, v: u64) {
 /// `scale > 0`.
 #[inline]
 pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, scale: u32) {
-    let mut t = [0u8; U64_TEXT];
-    let mut i = U64_TEXT;
+    let neg = usize::from(negative);
+    let digits = digit_count(c);
+    let scale = scale.min(MAX_U64_SCALE) as usize;
     if scale == 0 {
-        i -= 2;
-        t[i..].copy_from_slice(b".0");
-    } else {
+        let len = neg + grouped_len(digits) + 2;
+        return in_place(out, len, |room, len| {
+            room[0] = b'-';
+            if let Some(to) = room.get_mut(len.wrapping_sub(2)..len) {
+                to.copy_from_slice(b".0");
+            }
+            put_int_rev(room, neg, len.wrapping_sub(2), c);
+        });
+    }
+    let int_digits = digits.saturating_sub(scale).max(1);
+    let len = neg + grouped_len(int_digits) + 1 + grouped_len(scale);
+    in_place(out, len, |room, len| {
+        room[0] = b'-';
         // The fraction, right to left: a partial group of `scale % 3`
-        // digits at its end, then whole groups.
+        // digits at its end, then whole groups each followed by `_`.
+        let mut i = len;
         let mut groups = scale / 3;
         match scale % 3 {
             1 => {
-                i -= 1;
-                t[i] = b'0' + (c % 10) as u8;
+                i = i.wrapping_sub(1);
+                if let Some(to) = room.get_mut(i) {
+                    *to = b'0' + (c % 10) as u8;
+                }
                 c /= 10;
             }
             2 => {
-                let g = TRIPLES[(c % 100) as usize];
+                i = i.wrapping_sub(2);
+                if let Some(to) = room.get_mut(i..i + 2) {
+                    to.copy_from_slice(&TRIPLES[(c % 100) as usize][1..]);
+                }
                 c /= 100;
-                i -= 2;
-                t[i..i + 2].copy_from_slice(&g[1..]);
             }
             _ => {
                 // The last group is whole: no `_` after it.
-                let g = TRIPLES[(c % 1000) as usize];
+                i = i.wrapping_sub(3);
+                if let Some(to) = room.get_mut(i..i + 3) {
+                    to.copy_from_slice(&TRIPLES[(c % 1000) as usize]);
+                }
                 c /= 1000;
-                i -= 3;
-                t[i..i + 3].copy_from_slice(&g);
                 groups -= 1;
             }
         }
         for _ in 0..groups {
-            let g = TRIPLES[(c % 1000) as usize];
+            i = i.wrapping_sub(4);
+            if let Some(to) = room.get_mut(i..i + 4) {
+                to.copy_from_slice(&GROUPS[(c % 1000) as usize]);
+            }
             c /= 1000;
-            i -= 4;
-            t[i..i + 4].copy_from_slice(&[g[0], g[1], g[2], b'_']);
         }
-        i -= 1;
-        t[i] = b'.';
-    }
-    i = put_u64_grouped_rev(&mut t, i, c);
-    if negative {
-        i -= 1;
-        t[i] = b'-';
-    }
-    out.extend_from_slice(&t[i..]);
+        i = i.wrapping_sub(1);
+        if let Some(to) = room.get_mut(i) {
+            *to = b'.';
+        }
+        put_int_rev(room, neg, i, c);
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digit_counts() {
+        for v in [
+            0u64,
+            1,
+            9,
+            10,
+            99,
+            100,
+            999,
+            1000,
+            u64::MAX,
+            u64::MAX / 10,
+            1 << 63,
+        ] {
+            assert_eq!(digit_count(v), v.to_string().len(), "{v}");
+        }
+        for p in 0..20 {
+            let v = 10u64.pow(p);
+            assert_eq!(digit_count(v), v.to_string().len(), "{v}");
+            assert_eq!(digit_count(v - 1), (v - 1).to_string().len().max(1), "{v}");
+        }
+        for b in 0..64 {
+            let v = 1u64 << b;
+            assert_eq!(digit_count(v), v.to_string().len(), "{v}");
+            assert_eq!(digit_count(v - 1), (v - 1).to_string().len(), "{v}");
+        }
+    }
 
     #[test]
     fn grouping() {

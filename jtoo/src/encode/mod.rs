@@ -29,14 +29,34 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 /// Appends a string, escaping control codes, `"`, `\` and U+007F as `\xx`.
 #[inline]
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
-    let mut bytes = s.as_bytes();
-    out.reserve(bytes.len() + 2);
+    let bytes = s.as_bytes();
+    match find_special(bytes) {
+        None => {
+            // Nothing to escape (the common case): one reservation, one copy.
+            out.reserve(bytes.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(bytes);
+            out.push(b'"');
+        }
+        Some(i) => write_str_escaped(out, bytes, i),
+    }
+}
+
+/// [`write_str`] for a string with a byte to escape at `first`.
+#[inline(never)]
+fn write_str_escaped(out: &mut Vec<u8>, mut bytes: &[u8], first: usize) {
+    out.reserve(bytes.len() + 8);
     out.push(b'"');
-    while let Some(i) = find_special(bytes) {
-        let b = bytes[i];
-        out.extend_from_slice(&bytes[..i]);
+    let mut next = Some(first);
+    while let Some(i) = next {
+        let (plain, rest) = bytes.split_at(i.min(bytes.len()));
+        out.extend_from_slice(plain);
+        let Some((&b, rest)) = rest.split_first() else {
+            break;
+        };
         out.extend_from_slice(&[b'\\', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
-        bytes = &bytes[i + 1..];
+        bytes = rest;
+        next = find_special(bytes);
     }
     out.extend_from_slice(bytes);
     out.push(b'"');
@@ -164,6 +184,31 @@ pub fn write_value(out: &mut Vec<u8>, v: &Value) -> Result<(), Error> {
     Ok(())
 }
 
+/// A decimal whose coefficient fits 64 bits with at most
+/// [`digits::MAX_U64_SCALE`] fraction digits straight to the digit writer
+/// (the common case), others through [`Decimal::encode`].
+#[inline(always)]
+fn write_decimal_fast(out: &mut Vec<u8>, d: &Decimal) {
+    let exp = d.exponent();
+    match u64::try_from(d.coefficient()) {
+        Ok(c) if exp < 0 && exp.unsigned_abs() <= digits::MAX_U64_SCALE => {
+            digits::push_u64_decimal(out, d.is_negative(), c, exp.unsigned_abs());
+        }
+        _ => d.encode(out),
+    }
+}
+
+/// [`write_scalar`] inlined, for the loop over a list's items.
+#[inline(always)]
+fn write_scalar_inline(out: &mut Vec<u8>, v: &Value) {
+    match v {
+        Value::Decimal(d) => write_decimal_fast(out, d),
+        Value::Integer(i) => i.encode(out),
+        Value::String(s) => write_str(out, s),
+        other => write_scalar(out, other),
+    }
+}
+
 #[inline]
 fn write_scalar(out: &mut Vec<u8>, v: &Value) {
     match v {
@@ -179,60 +224,93 @@ fn write_scalar(out: &mut Vec<u8>, v: &Value) {
 }
 
 /// One open list while encoding: its remaining items, whether one has been
-/// written, and the value of a pair whose key was just written.
+/// written, and the value of a pair whose key (a list) is being written.
 struct Open<'a> {
     items: std::slice::Iter<'a, Item>,
     started: bool,
     pair_value: Option<&'a Value>,
 }
 
+impl<'a> Open<'a> {
+    fn new(items: &'a [Item]) -> Self {
+        Open {
+            items: items.iter(),
+            started: false,
+            pair_value: None,
+        }
+    }
+}
+
+/// Buffered bytes after which `encode_with` hands the buffer to `flush`.
+const FLUSH_AT: usize = 1 << 16;
+
 /// Encodes `v` without recursion (any nesting depth is safe), calling
-/// `flush` between items so a writer can drain the buffer.
+/// `flush` between items so a writer can drain the buffer. Scalars in a
+/// list are written in a tight loop; only nested lists go on the stack.
 fn encode_with(
     v: &Value,
     out: &mut Vec<u8>,
     mut flush: impl FnMut(&mut Vec<u8>) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut stack: Vec<Open<'_>> = Vec::new();
-    let mut next: Option<&Value> = Some(v);
-    loop {
-        if let Some(v) = next.take() {
-            match v {
-                Value::List(items) => {
-                    out.push(b'[');
-                    stack.push(Open {
-                        items: items.iter(),
-                        started: false,
-                        pair_value: None,
-                    });
-                }
+    let Value::List(items) = v else {
+        write_scalar(out, v);
+        return flush(out);
+    };
+    out.push(b'[');
+    let mut stack: Vec<Open<'_>> = vec![Open::new(items)];
+    while let Some(top) = stack.last_mut() {
+        if out.len() >= FLUSH_AT {
+            flush(out)?;
+        }
+        // A list to open: an item, a pair's key or a pair's value.
+        let mut open: Option<&[Item]> = None;
+        if let Some(val) = top.pair_value.take() {
+            out.push(b':');
+            match val {
+                Value::List(items) => open = Some(items),
                 scalar => write_scalar(out, scalar),
             }
         }
-        let Some(top) = stack.last_mut() else {
-            return flush(out);
-        };
-        if let Some(val) = top.pair_value.take() {
-            out.push(b':');
-            next = Some(val);
-            continue;
-        }
-        match top.items.next() {
-            Some(item) => {
+        if open.is_none() {
+            for item in top.items.by_ref() {
                 if top.started {
                     out.push(b',');
                 }
                 top.started = true;
                 match item {
-                    Item::Value(v) => next = Some(v),
-                    Item::Pair(p) => {
-                        next = Some(p.key());
-                        top.pair_value = Some(p.value());
+                    Item::Value(Value::List(items)) => {
+                        open = Some(items);
+                        break;
                     }
+                    Item::Value(scalar) => write_scalar_inline(out, scalar),
+                    Item::Pair(p) => match (p.key(), p.value()) {
+                        (Value::List(key), val) => {
+                            top.pair_value = Some(val);
+                            open = Some(key);
+                            break;
+                        }
+                        (key, Value::List(items)) => {
+                            write_scalar(out, key);
+                            out.push(b':');
+                            open = Some(items);
+                            break;
+                        }
+                        (key, val) => {
+                            write_scalar_inline(out, key);
+                            out.push(b':');
+                            write_scalar_inline(out, val);
+                        }
+                    },
                 }
-                if out.len() >= 1 << 16 {
+                if out.len() >= FLUSH_AT {
                     flush(out)?;
                 }
+            }
+        }
+        match open {
+            Some(items) => {
+                out.push(b'[');
+                stack.push(Open::new(items));
             }
             None => {
                 out.push(b']');
@@ -240,6 +318,7 @@ fn encode_with(
             }
         }
     }
+    flush(out)
 }
 
 pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) {
