@@ -192,19 +192,40 @@ impl Frame {
 ///
 /// Three or four appends: the header (with the space after an empty JTOO
 /// section), the JTOO section and its space, the binary section, `\n`.
+/// The appends are inlined, so the fixed-size ones are plain stores.
 #[inline]
-pub(crate) fn write_frame(frame: &Frame, out: &mut impl bytes::BufMut) {
+pub(crate) fn write_frame(frame: &Frame, out: &mut impl Append) {
     let head = header(frame.jtoo_len(), frame.binary.len());
     let jtoo = frame.jtoo.as_deref().unwrap_or_default();
     if jtoo.is_empty() {
-        out.put_slice(&head[..15]);
+        out.append(&head[..15]);
     } else {
-        out.put_slice(&head[..14]);
-        out.put_slice(jtoo);
-        out.put_u8(b' ');
+        out.append(&head[..14]);
+        out.append(jtoo);
+        out.append(b" ");
     }
-    out.put_slice(&frame.binary);
-    out.put_u8(b'\n');
+    out.append(&frame.binary);
+    out.append(b"\n");
+}
+
+/// A growable byte buffer a frame is written to.
+pub(crate) trait Append {
+    /// Appends `bytes`.
+    fn append(&mut self, bytes: &[u8]);
+}
+
+impl Append for bytes::BytesMut {
+    #[inline]
+    fn append(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+impl Append for Vec<u8> {
+    #[inline]
+    fn append(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
 }
 
 /// `jjjjjj bbbbbb ` and one more space (the header, and the space that
