@@ -226,22 +226,20 @@ impl<W> Serializer<W> {
 pub struct Compound<'a, W> {
     ser: &'a mut Serializer<W>,
     first: bool,
-    close: &'static [u8],
     /// Where the current map entry began (to take it back if its value is
     /// left out).
     mark: usize,
     json_number: bool,
-    /// Lists this compound opened (closed again by `finish`).
+    /// Lists this compound opened (closed again by `finish`, one `]` each).
     levels: usize,
 }
 
 impl<'a, W: io::Write> Compound<'a, W> {
     /// A compound that opened `levels` lists (`enter` already called).
-    fn new(ser: &'a mut Serializer<W>, close: &'static [u8], levels: usize) -> Self {
+    fn new(ser: &'a mut Serializer<W>, levels: usize) -> Self {
         Compound {
             ser,
             first: true,
-            close,
             mark: 0,
             json_number: false,
             levels,
@@ -293,8 +291,13 @@ impl<'a, W: io::Write> Compound<'a, W> {
         }
     }
 
+    #[inline]
     fn finish(self) -> Result<()> {
-        self.ser.out.extend_from_slice(self.close);
+        match self.levels {
+            0 => {}
+            1 => self.ser.out.push(b']'),
+            _ => self.ser.out.extend_from_slice(b"]]"),
+        }
         self.ser.leave(self.levels);
         Ok(())
     }
@@ -471,7 +474,7 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
         self.enter(1)?;
         self.out.push(b'[');
-        Ok(Compound::new(self, b"]", 1))
+        Ok(Compound::new(self, 1))
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
         self.serialize_seq(Some(len))
@@ -490,24 +493,24 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
         self.out.extend_from_slice(b":[");
-        Ok(Compound::new(self, b"]]", 2))
+        Ok(Compound::new(self, 2))
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
         self.enter(1)?;
         self.out.push(b'[');
-        Ok(Compound::new(self, b"]", 1))
+        Ok(Compound::new(self, 1))
     }
     #[inline]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
         if name == JSON_NUMBER_TOKEN {
-            let mut c = Compound::new(self, b"", 0);
+            let mut c = Compound::new(self, 0);
             c.json_number = true;
             return Ok(c);
         }
         self.enter(1)?;
         self.out.push(b'[');
-        Ok(Compound::new(self, b"]", 1))
+        Ok(Compound::new(self, 1))
     }
     fn serialize_struct_variant(
         self,
@@ -520,7 +523,7 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
         self.out.extend_from_slice(b":[");
-        Ok(Compound::new(self, b"]]", 2))
+        Ok(Compound::new(self, 2))
     }
 
     fn collect_str<T: std::fmt::Display + ?Sized>(self, v: &T) -> Result<()> {

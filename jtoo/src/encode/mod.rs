@@ -120,18 +120,24 @@ pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
 /// NaN and infinities have no JTOO form.
 #[inline]
 pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
+    // Magnitudes in [1e-5, 1000) (finite, then) are written in fixed form
+    // (`zmij` uses it for decimal exponents −5 ..= 15) with one to three
+    // integer digits: the fast path.
+    if (1e-5..1000.0).contains(&v.abs()) {
+        let mut buf = zmij::Buffer::new();
+        let text = buf.format_finite(v);
+        if !digits::push_fixed_float(out, text.as_bytes()) {
+            write_shortest_text(out, text);
+        }
+        return Ok(());
+    }
     if !v.is_finite() {
         return Err(Error::new(crate::ErrorKind::Unencodable(
             "NaN and infinity have no JTOO form",
         )));
     }
     let mut buf = zmij::Buffer::new();
-    let text = buf.format_finite(v);
-    // Magnitudes in [1e-5, 1000) are written in fixed form (`zmij` uses it
-    // for decimal exponents −5 ..= 15) with one to three integer digits.
-    if !((1e-5..1000.0).contains(&v.abs()) && digits::push_fixed_float(out, text.as_bytes())) {
-        write_shortest_text(out, text);
-    }
+    write_shortest_text(out, buf.format_finite(v));
     Ok(())
 }
 
