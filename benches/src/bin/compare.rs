@@ -403,8 +403,10 @@ fn frame_rows(t: &mut Table<'_>) -> Result<(), BoxError> {
     Ok(())
 }
 
-/// JTE packets over frames (typed `Packet`s) against JSON lines with
-/// serde_json (typed packets).
+/// JTE packets over frames (typed `Packet`s, `PacketCodec`) against JSON
+/// lines with serde_json (typed packets, each line read in place:
+/// [`JteStream::decode_lines`]). Both decode one buffer holding the whole
+/// stream, so the row measures decoding alone.
 fn jte_rows(t: &mut Table<'_>) -> Result<(), BoxError> {
     let count = 200_000 / t.plan.scale;
     let s = JteStream::build(count)?;
