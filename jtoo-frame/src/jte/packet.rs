@@ -34,8 +34,8 @@ use serde_json::{Map, Value as Json};
 /// the top-level record; `jtoo_serde::to_vec` writes the same bytes as
 /// [`Packet::to_jtoo`]). Its `Deserialize` accepts exactly what
 /// [`Packet::from_value`] accepts: string keys only, unknown keys ignored,
-/// a duplicate known key or a field of the wrong type refused. For JSON use [`Packet::from_json_slice`], which
-/// keeps numbers in `data` exact.
+/// a duplicate known key or a field of the wrong type refused. For JSON
+/// use [`Packet::from_json_slice`], which keeps numbers in `data` exact.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Packet {
     /// The command to run (`system:command`); required on the first packet
