@@ -76,14 +76,13 @@ pub(crate) fn to_f64(w: u64, q: i32) -> f64 {
         let power2 = power(q) + upperbit - lz as i32 + 1023;
         // Not: the low bits in doubt (a second multiplication), a possible
         // tie or a product one short (`lo` ≤ 1 or all ones), subnormal or
-        // infinite, or rounding up into the next power of two.
-        if hi & 0x1FF != 0x1FF
-            && lo.wrapping_add(1) > 2
-            && (1..0x7FF).contains(&power2)
-            && mantissa != (1 << 54) - 1
-        {
-            let mantissa = (mantissa + (mantissa & 1)) >> 1;
-            return f64::from_bits((mantissa & !(1 << 52)) | (power2 as u64) << 52);
+        // infinite.
+        if hi & 0x1FF != 0x1FF && lo.wrapping_add(1) > 2 && (1..0x7FF).contains(&power2) {
+            // 2^53 ≤ mantissa < 2^54: rounded, 2^52 ≤ m ≤ 2^53. Adding
+            // (rather than or-ing) the exponent carries a rounding up to
+            // 2^53 into it, as the full algorithm does, up to infinity.
+            let m = (mantissa + (mantissa & 1)) >> 1;
+            return f64::from_bits((m - (1 << 52)) + ((power2 as u64) << 52));
         }
     }
     to_f64_full(w, q)
@@ -308,6 +307,24 @@ mod tests {
         assert_eq!(to_f64(17_976_931_348_623_157, 292), f64::MAX);
         assert_eq!(to_f64(17_976_931_348_623_159, 292), f64::INFINITY);
         assert_eq!(to_f32(34_028_235, 31), f32::MAX);
+    }
+
+    #[test]
+    fn around_powers_of_two() {
+        // Decimals just below 2^k round up into the next binade.
+        for bits in (1u64..0x7FF).map(|e| e << 52) {
+            let x = f64::from_bits(bits);
+            for precision in [15, 16, 17, 18] {
+                let s = format!("{x:.precision$e}");
+                let (m, e) = s.split_once('e').unwrap();
+                let w: u64 = m.replace('.', "").parse().unwrap();
+                let q = e.parse::<i32>().unwrap() - precision as i32;
+                for d in [0, 1, 2, 3, 5, 9, 10, 11, 50, 99, 100, 101] {
+                    check(w.saturating_sub(d), q);
+                    check(w.saturating_add(d), q);
+                }
+            }
+        }
     }
 
     #[test]
