@@ -405,11 +405,13 @@ fn read_record(input: &[u8], scratch: &mut Vec<Item>, packet: &mut Packet) -> Op
     use jtoo::parse::{Number, Syntax::Strict, list, number, string, validate};
     /// What is left of the document's depth limit inside the record.
     const DEPTH: usize = jtoo::Options::DEFAULT_MAX_DEPTH - 1;
-    fn text(rest: &[u8]) -> Option<(&[u8], String)> {
+    // UTF-8 once for the whole record; strings are then sliced out of it.
+    let facts = string::Known::check(input);
+    fn text<'a>(rest: &'a [u8], facts: string::Known<'a>) -> Option<(&'a [u8], String)> {
         if rest.first() != Some(&b'"') {
             return None;
         }
-        let (rest, s) = string::string(rest, Strict).ok()?;
+        let (rest, s) = string::string_in(rest, Strict, facts).ok()?;
         Some((rest, s.into_owned()))
     }
 
@@ -436,7 +438,7 @@ fn read_record(input: &[u8], scratch: &mut Vec<Item>, packet: &mut Packet) -> Op
                 if rest.first() != Some(&b'"') {
                     return None;
                 }
-                let (after, key) = string::string(rest, Strict).ok()?;
+                let (after, key) = string::string_in(rest, Strict, facts).ok()?;
                 rest = after.strip_prefix(b":")?;
                 FIELDS.iter().position(|f| *f == key)
             }
@@ -449,15 +451,15 @@ fn read_record(input: &[u8], scratch: &mut Vec<Item>, packet: &mut Packet) -> Op
             seen |= bit;
         }
         rest = match index {
-            Some(0) => text(rest).map(|(r, s)| {
+            Some(0) => text(rest, facts).map(|(r, s)| {
                 packet.command = Some(s);
                 r
             })?,
-            Some(1) => text(rest).map(|(r, s)| {
+            Some(1) => text(rest, facts).map(|(r, s)| {
                 packet.rpcid = Some(s);
                 r
             })?,
-            Some(2) => text(rest).map(|(r, s)| {
+            Some(2) => text(rest, facts).map(|(r, s)| {
                 packet.resid = Some(s);
                 r
             })?,
@@ -481,16 +483,16 @@ fn read_record(input: &[u8], scratch: &mut Vec<Item>, packet: &mut Packet) -> Op
                 };
                 r
             }
-            Some(5) => text(rest).map(|(r, s)| {
+            Some(5) => text(rest, facts).map(|(r, s)| {
                 packet.error = Some(s);
                 r
             })?,
-            Some(6) => text(rest).map(|(r, s)| {
+            Some(6) => text(rest, facts).map(|(r, s)| {
                 packet.datatype = Some(s);
                 r
             })?,
             Some(_) => {
-                let (r, v) = list::value_in(rest, Strict, DEPTH, scratch).ok()?;
+                let (r, v) = list::value_known(rest, Strict, DEPTH, scratch, facts).ok()?;
                 packet.data = Some(v);
                 r
             }

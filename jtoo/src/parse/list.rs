@@ -29,12 +29,23 @@ pub fn value_in<'a>(
     depth: usize,
     scratch: &mut Vec<Item>,
 ) -> PResult<'a, Value> {
-    value_text(input, syntax, depth, scratch, Known::NOTHING)
+    value_known(input, syntax, depth, scratch, Known::NOTHING)
 }
 
-/// [`value_in`] in a document whose [`Known`] facts were checked up front.
+/// [`value_in`] in a document whose [`Known`] facts were checked up front
+/// (see [`Known`]: strings are then sliced out of the document's text
+/// instead of being validated one by one). `input` must be a suffix of the
+/// checked document; otherwise nothing is assumed.
+///
+/// ```
+/// use jtoo::parse::{list::value_known, string::Known, Syntax};
+/// let doc = br#"["k":"v\22",2]"#;
+/// let known = Known::check(doc);
+/// let (rest, v) = value_known(doc, Syntax::Strict, 128, &mut Vec::new(), known).unwrap();
+/// assert_eq!((v.to_string().as_str(), rest), (r#"["k":"v\22",2]"#, &b""[..]));
+/// ```
 #[inline]
-pub(crate) fn value_text<'a>(
+pub fn value_known<'a>(
     input: &'a [u8],
     syntax: Syntax,
     depth: usize,

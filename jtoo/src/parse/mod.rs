@@ -153,7 +153,7 @@ pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate:
     let known = string::Known::check(input);
     whole(input, syntax, |rest| {
         let mut scratch = Vec::new();
-        let (rest, v) = list::value_text(rest, syntax, max_depth, &mut scratch, known)?;
+        let (rest, v) = list::value_known(rest, syntax, max_depth, &mut scratch, known)?;
         let ambiguous = v.is_ambiguous_key();
         Ok((rest, (v, ambiguous)))
     })
