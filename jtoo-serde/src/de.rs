@@ -269,6 +269,23 @@ impl<'de> Deserializer<'de> {
     /// `]`), or leaves `]` in place.
     #[inline]
     fn after_item(&mut self, start: usize) -> Result<()> {
+        // Strict fast path: `,` before another item, or `]`.
+        if !self.syntax.is_lenient() {
+            match self.input.get(self.pos..self.pos + 2) {
+                Some([b',', next]) if *next != b']' => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some([b']', _]) => return Ok(()),
+                _ => {}
+            }
+        }
+        self.after_item_general(start)
+    }
+
+    /// [`Deserializer::after_item`] in full: HTOO, the end of input, errors.
+    #[inline(never)]
+    fn after_item_general(&mut self, start: usize) -> Result<()> {
         self.skip_ws()?;
         match self.peek() {
             Some(b',') => {
