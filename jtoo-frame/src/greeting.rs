@@ -109,7 +109,9 @@ impl Greeting {
     ///
     /// # Errors
     /// When a value cannot be encoded or the frame would exceed
-    /// [`GREETING_MAX_LEN`].
+    /// [`GREETING_MAX_LEN`]. The written (wrapped) shape is two bytes longer
+    /// than the unwrapped one, so a greeting read in the unwrapped shape
+    /// within two bytes of the limit cannot be written back.
     pub fn to_frame(&self) -> Result<Frame, FrameError> {
         let frame = Frame::from_value(&self.to_value())?;
         check_len(Section::Frame, frame.encoded_len(), GREETING_MAX_LEN)?;
