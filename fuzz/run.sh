@@ -22,7 +22,8 @@ for t in "${targets[@]}"; do
       -max_total_time="$secs" -print_final_stats=1 2>&1 | tee "scratch/$t.log" | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+== ERROR|SUMMARY|Done )"; then
     :
   fi
-  if ls "artifacts/$t"/crash-* "artifacts/$t"/oom-* "artifacts/$t"/timeout-* >/dev/null 2>&1; then
+  if compgen -G "artifacts/$t/crash-*" >/dev/null || compgen -G "artifacts/$t/oom-*" >/dev/null ||
+     compgen -G "artifacts/$t/timeout-*" >/dev/null; then
     echo "!! $t: findings in fuzz/artifacts/$t/"
     status=1
   fi
