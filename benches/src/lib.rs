@@ -463,7 +463,7 @@ impl JteStream {
     /// A decoding error.
     pub fn decode_lines(buf: &mut BytesMut) -> Result<usize, BoxError> {
         let mut n = 0;
-        while let Some(end) = find_newline(buf) {
+        while let Some(end) = memchr::memchr(b'\n', buf) {
             let p: JsonPacket = serde_json::from_str(std::str::from_utf8(&buf[..end])?)?;
             std::hint::black_box(&p);
             buf.advance(end + 1);
@@ -471,31 +471,6 @@ impl JteStream {
         }
         Ok(n)
     }
-}
-
-/// The index of the first `\n` in `b`, eight bytes at a time (as `memchr`
-/// does without SIMD).
-pub fn find_newline(b: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const NL: u64 = LO * b'\n' as u64;
-    let mut chunks = b.chunks_exact(8);
-    let mut at = 0;
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w) ^ NL;
-        let found = x.wrapping_sub(LO) & !x & HI;
-        if found != 0 {
-            return Some(at + (found.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&c| c == b'\n')
-        .map(|i| at + i)
 }
 
 /// JSON text without whitespace outside strings.
