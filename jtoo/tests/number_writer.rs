@@ -67,8 +67,8 @@ fn plain(negative: bool, digits: &str, exp: i64) -> String {
     s
 }
 
-/// The canonical text of a float from `ryu`'s shortest digits (the writer
-/// before it used `zmij`).
+/// The canonical text of a float from `ryu`'s shortest digits (an
+/// independent implementation of the same digits).
 fn reference_float(text: &str) -> String {
     let (negative, t) = match text.strip_prefix('-') {
         Some(r) => (true, r),

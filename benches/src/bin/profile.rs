@@ -2,8 +2,8 @@
 //! `valgrind --tool=callgrind target/release/profile WORKLOAD FILE [RUNS]`.
 //!
 //! WORKLOAD: `parse`, `htoo`, `encode`, `typed-de`, `typed-ser` (FILE is
-//! `twitter`, `citm_catalog` or `canada`; `json-parse` and `json-de` run
-//! the serde_json peers of `parse` and `typed-de`), `frame-decode`, `frame-decode-ldc`,
+//! `twitter`, `citm_catalog` or `canada`; `json-parse`, `json-de` and
+//! `json-ser` run the serde_json peers of `parse`, `typed-de` and `typed-ser`), `frame-decode`, `frame-decode-ldc`,
 //! `frame-encode`, `frame-encode-ldc` (FILE `small` or `large`; `-ldc`: tokio-util's
 //! `LengthDelimitedCodec`), `jte` (FILE ignored), `jte-json` (the JSON-lines peer of `jte`),
 //! `jte-lines-codec` (the same through `LinesCodec`).
@@ -28,7 +28,8 @@ fn main() -> Result<(), BoxError> {
         Doc::load(name)
     };
     match what {
-        "parse" | "htoo" | "encode" | "typed-de" | "typed-ser" | "json-parse" | "json-de" => {
+        "parse" | "htoo" | "encode" | "typed-de" | "typed-ser" | "json-parse" | "json-de"
+        | "json-ser" => {
             let d = doc()?;
             let model = typed_from(d.name, &d.json, JsonDe)?;
             for _ in 0..runs {
@@ -42,6 +43,7 @@ fn main() -> Result<(), BoxError> {
                         &d.json,
                     )?)),
                     "json-de" => drop(black_box(typed_from(d.name, &d.json, JsonDe)?)),
+                    "json-ser" => drop(black_box(model.to_json())),
                     _ => drop(black_box(model.to_jtoo())),
                 }
             }

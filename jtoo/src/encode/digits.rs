@@ -167,90 +167,6 @@ pub(crate) fn push_int(out: &mut Vec<u8>, negative: bool, digits: &[u8]) {
     out.extend_from_slice(&t[..n]);
 }
 
-/// Room [`push_fixed_float`] claims at the end of `out` before it trims
-/// back to the text's length.
-const FLOAT_ROOM: usize = 40;
-
-/// The eight bytes of `t` from `at` as a little-endian word; bytes past the
-/// end of `t` read as zero. `t` has at least eight bytes.
-#[inline(always)]
-fn word_at(t: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    match t.get(at..at + 8) {
-        Some(s) => {
-            w.copy_from_slice(s);
-            u64::from_le_bytes(w)
-        }
-        None => {
-            // The last eight bytes, shifted down so `at` comes first.
-            if let Some(s) = t.get(t.len().wrapping_sub(8)..) {
-                w.copy_from_slice(s);
-            }
-            let skip = (at + 8 - t.len()) as u32 * 8;
-            u64::from_le_bytes(w).checked_shr(skip).unwrap_or(0)
-        }
-    }
-}
-
-/// Six digits (the low six bytes of `w`) as the eight bytes `abc_def_`.
-#[inline(always)]
-fn two_groups(w: u64) -> [u8; 8] {
-    ((w & 0xff_ffff) | ((w & 0xffff_ff00_0000) << 8) | 0x5f00_0000_5f00_0000).to_le_bytes()
-}
-
-/// Appends a shortest float text in fixed form, `-?I.F` with `I` of one to
-/// three digits and `F` of 1 ..= 24 digits (as `zmij` writes a float whose
-/// magnitude is at least 1e-5 and below 1000), grouped: `-?I.` is copied as
-/// it is and `F` in threes from the point. Returns `false`, writing
-/// nothing, for any other text (the caller takes the general path).
-///
-/// The text is laid out in place at the end of `out` with fixed-size word
-/// copies, six fraction digits at a time, and `out` trimmed to its length.
-#[inline]
-pub(crate) fn push_fixed_float(out: &mut Vec<u8>, text: &[u8]) -> bool {
-    let neg = usize::from(text.first() == Some(&b'-'));
-    // The point follows one to three integer digits.
-    let head = match (text.get(neg + 1), text.get(neg + 2), text.get(neg + 3)) {
-        (Some(b'.'), _, _) => neg + 2,
-        (_, Some(b'.'), _) => neg + 3,
-        (_, _, Some(b'.')) => neg + 4,
-        _ => return false,
-    };
-    let len = text.len();
-    let frac = len.wrapping_sub(head);
-    if len < 8 || frac == 0 || frac > 24 {
-        return false;
-    }
-    let start = out.len();
-    out.resize(start + FLOAT_ROOM, 0);
-    let Some(room) = out.get_mut(start..start + FLOAT_ROOM) else {
-        return false; // unreachable: `out` has just grown by FLOAT_ROOM
-    };
-    // The sign, integer digits and point, then some fraction digits that
-    // the groups overwrite.
-    if let (Some(to), Some(from)) = (room.get_mut(..8), text.get(..8)) {
-        to.copy_from_slice(from);
-    }
-    let Some(to) = room.get_mut(head..head + 32) else {
-        return false; // unreachable: head ≤ 5
-    };
-    let (w01, w23) = to.split_at_mut(16);
-    let (w0, w1) = w01.split_at_mut(8);
-    let (w2, w3) = w23.split_at_mut(8);
-    w0.copy_from_slice(&two_groups(word_at(text, head)));
-    if frac > 6 {
-        w1.copy_from_slice(&two_groups(word_at(text, head + 6)));
-        if frac > 12 {
-            w2.copy_from_slice(&two_groups(word_at(text, head + 12)));
-            if frac > 18 {
-                w3.copy_from_slice(&two_groups(word_at(text, head + 18)));
-            }
-        }
-    }
-    out.truncate(start + head + frac + (frac - 1) / 3);
-    true
-}
-
 /// `"000"` to `"999"`.
 static TRIPLES: [[u8; 3]; 1000] = triples();
 
@@ -330,41 +246,60 @@ static GROUPED_LEN: [u8; 64] = {
     t
 };
 
+/// The word of two groups `abc_def_` for the six digits of `v` < 10^6.
+#[inline(always)]
+fn two_groups(v: u32) -> u64 {
+    let (hi, lo) = (v / 1000, v % 1000);
+    let word = |g: u32| u64::from(u32::from_le_bytes(GROUPS[g as usize % 1000]));
+    word(hi) | word(lo) << 32
+}
+
+/// Stores `bytes` at `room[at..]` (nothing when it does not fit, which the
+/// callers' length arithmetic rules out).
+#[inline(always)]
+fn put<const N: usize>(room: &mut [u8; U64_ROOM], at: usize, bytes: [u8; N]) {
+    if let Some(to) = room.get_mut(at..at + N) {
+        to.copy_from_slice(&bytes);
+    }
+}
+
 /// Writes `v`'s digits grouped in threes right to left, ending at `end`;
 /// the leading group (one to three digits) lands at `start`, which the
 /// caller computed from `v`'s digit count.
 #[inline(always)]
 fn put_int_rev(room: &mut [u8; U64_ROOM], start: usize, mut end: usize, mut v: u64) {
-    while v >= 1000 {
+    // Two groups at a time (`_abc_def`: the `abc_def_` word rotated),
+    // then one.
+    while v >= 1_000_000 {
+        let w = two_groups((v % 1_000_000) as u32).rotate_left(8);
+        v /= 1_000_000;
+        end = end.wrapping_sub(8);
+        put(room, end, w.to_le_bytes());
+    }
+    let mut v = v as u32;
+    if v >= 1000 {
         let g = u32::from_le_bytes(GROUPS[(v % 1000) as usize]).rotate_left(8);
         v /= 1000;
         end = end.wrapping_sub(4);
-        if let Some(to) = room.get_mut(end..end + 4) {
-            to.copy_from_slice(&g.to_le_bytes());
-        }
+        put(room, end, g.to_le_bytes());
     }
-    let g = GROUPS[v as usize];
-    match (end.wrapping_sub(start), room.get_mut(start..start + 3)) {
-        (1, Some(to)) => to[0] = g[2],
-        (2, Some(to)) => to[..2].copy_from_slice(&g[1..3]),
-        (_, Some(to)) => to.copy_from_slice(&g[..3]),
-        _ => {}
+    let g = TRIPLES[v as usize % 1000];
+    match end.wrapping_sub(start) {
+        1 => put(room, start, [g[2]]),
+        2 => put(room, start, [g[1], g[2]]),
+        _ => put(room, start, g),
     }
 }
 
-/// Claims [`U64_ROOM`] bytes at the end of `out` for a text of `len`
-/// bytes laid out in place by `write` (given the room and `len`), then
-/// trims `out` to it.
+/// Lays out a text of `len` bytes in a [`U64_ROOM`]-byte stack buffer with
+/// `write` (given the buffer and `len`) and appends it: a fixed-size copy,
+/// then `out` trimmed to `len`.
 #[inline(always)]
 fn in_place(out: &mut Vec<u8>, len: usize, write: impl FnOnce(&mut [u8; U64_ROOM], usize)) {
+    let mut room = [0u8; U64_ROOM];
+    write(&mut room, len);
     let start = out.len();
-    out.resize(start + U64_ROOM, 0);
-    if let Some(room) = out
-        .get_mut(start..start + U64_ROOM)
-        .and_then(|r| <&mut [u8; U64_ROOM]>::try_from(r).ok())
-    {
-        write(room, len);
-    }
+    out.extend_from_slice(&room);
     out.truncate(start + len);
 }
 
@@ -393,9 +328,7 @@ pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, sc
         let len = neg + grouped_len(digits) + 2;
         return in_place(out, len, |room, len| {
             room[0] = b'-';
-            if let Some(to) = room.get_mut(len.wrapping_sub(2)..len) {
-                to.copy_from_slice(b".0");
-            }
+            put(room, len.wrapping_sub(2), *b".0");
             put_int_rev(room, neg, len.wrapping_sub(2), c);
         });
     }
@@ -410,46 +343,188 @@ pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, sc
         match scale % 3 {
             1 => {
                 i = i.wrapping_sub(1);
-                if let Some(to) = room.get_mut(i) {
-                    *to = b'0' + (c % 10) as u8;
-                }
+                put(room, i, [b'0' + (c % 10) as u8]);
                 c /= 10;
             }
             2 => {
                 i = i.wrapping_sub(2);
-                if let Some(to) = room.get_mut(i..i + 2) {
-                    to.copy_from_slice(&TRIPLES[(c % 100) as usize][1..]);
-                }
+                let t = TRIPLES[(c % 100) as usize];
+                put(room, i, [t[1], t[2]]);
                 c /= 100;
             }
             _ => {
                 // The last group is whole: no `_` after it.
                 i = i.wrapping_sub(3);
-                if let Some(to) = room.get_mut(i..i + 3) {
-                    to.copy_from_slice(&TRIPLES[(c % 1000) as usize]);
-                }
+                put(room, i, TRIPLES[(c % 1000) as usize]);
                 c /= 1000;
                 groups -= 1;
             }
         }
-        for _ in 0..groups {
+        while groups >= 2 {
+            i = i.wrapping_sub(8);
+            put(room, i, two_groups((c % 1_000_000) as u32).to_le_bytes());
+            c /= 1_000_000;
+            groups -= 2;
+        }
+        if groups == 1 {
             i = i.wrapping_sub(4);
-            if let Some(to) = room.get_mut(i..i + 4) {
-                to.copy_from_slice(&GROUPS[(c % 1000) as usize]);
-            }
+            put(room, i, GROUPS[(c % 1000) as usize]);
             c /= 1000;
         }
         i = i.wrapping_sub(1);
-        if let Some(to) = room.get_mut(i) {
-            *to = b'.';
-        }
+        put(room, i, [b'.']);
         put_int_rev(room, neg, i, c);
     });
+}
+
+/// Scratch size of [`push_float`]: seven groups at 8..36, `.0` after, and
+/// a fixed 32-byte copy from the text's start (at most 34).
+const FLOAT_SCRATCH: usize = 72;
+
+/// Appends `±d × 10^exp` — the shortest digits of a float, `d` below 10^17
+/// without trailing zeros (or 0) — in the decimal layout, when it has at
+/// most 21 fraction digits and a whole part below 10^19; `false` (nothing
+/// written) otherwise.
+///
+/// The digits are shifted so the fraction is a whole number of groups,
+/// split into seven three-digit groups (`ttt_aaa_aaa_bbb_bbb_ccc_ccc_`),
+/// the `_` after the last whole-part group becomes the point, and the text
+/// is cut out around it: no per-digit loop.
+#[inline]
+pub(crate) fn push_float(out: &mut Vec<u8>, negative: bool, d: u64, exp: i32) -> bool {
+    let (scale, shifted) = if exp < 0 {
+        let scale = exp.unsigned_abs() as usize;
+        if scale > 21 || d >= 100_000_000_000_000_000 {
+            return false;
+        }
+        // 0, 2 or 1 zeros so the fraction fills its last group.
+        let pad = scale.div_ceil(3) * 3 - scale;
+        (scale, d * POW10.get(pad).copied().unwrap_or(1))
+    } else {
+        match POW10.get(exp as usize).and_then(|p| d.checked_mul(*p)) {
+            Some(v) => (0, v),
+            None => return false,
+        }
+    };
+    let groups = scale.div_ceil(3);
+    let high = shifted / 1_000_000_000_000;
+    let mut t = [b'0'; FLOAT_SCRATCH];
+    put_at(&mut t, 8, GROUPS[(high / 1_000_000 % 1000) as usize]);
+    put_at(
+        &mut t,
+        12,
+        two_groups((high % 1_000_000) as u32).to_le_bytes(),
+    );
+    put_at(
+        &mut t,
+        20,
+        two_groups((shifted / 1_000_000 % 1_000_000) as u32).to_le_bytes(),
+    );
+    put_at(
+        &mut t,
+        28,
+        two_groups((shifted % 1_000_000) as u32).to_le_bytes(),
+    );
+    // The `_` after the last whole-part group.
+    let point = 35 - 4 * groups;
+    put_at(&mut t, point, [b'.']);
+    let whole_digits = digit_count(shifted).saturating_sub(3 * groups);
+    let start = point - grouped_len(whole_digits.max(1));
+    put_at(&mut t, start.wrapping_sub(1), [b'-']);
+    let start = start - usize::from(negative);
+    let end = if scale == 0 {
+        point + 2 // `.0`: the scratch is all `0` past the groups
+    } else {
+        point + 1 + grouped_len(scale)
+    };
+    let at = out.len();
+    if let Some(text) = t.get(start..start + 32) {
+        out.extend_from_slice(text);
+    }
+    out.truncate(at + (end - start));
+    true
+}
+
+/// [`put`] for the float scratch.
+#[inline(always)]
+fn put_at<const N: usize>(t: &mut [u8; FLOAT_SCRATCH], at: usize, bytes: [u8; N]) {
+    if let Some(to) = t.get_mut(at..at + N) {
+        to.copy_from_slice(&bytes);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `±d × 10^exp` grouped one character at a time, from plain digits.
+    fn slow_float(negative: bool, d: u64, exp: i32) -> String {
+        let digits = d.to_string();
+        let (int, frac) = if exp >= 0 {
+            (
+                format!("{digits}{}", "0".repeat(exp as usize)),
+                "0".to_string(),
+            )
+        } else {
+            let scale = exp.unsigned_abs() as usize;
+            let padded = format!(
+                "{}{digits}",
+                "0".repeat((scale + 1).saturating_sub(digits.len()))
+            );
+            let (i, f) = padded.split_at(padded.len() - scale);
+            (i.to_string(), f.to_string())
+        };
+        let mut out = String::from(if negative { "-" } else { "" });
+        for (i, c) in int.chars().enumerate() {
+            if i > 0 && (int.len() - i) % 3 == 0 {
+                out.push('_');
+            }
+            out.push(c);
+        }
+        out.push('.');
+        for (i, c) in frac.chars().enumerate() {
+            if i > 0 && i % 3 == 0 {
+                out.push('_');
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    #[test]
+    fn floats_in_every_layout() {
+        // Every digit count against every scale the fast path takes, and
+        // whole numbers up to its limit; also what it must refuse.
+        let mut seen = 0;
+        for n in 1..=17u32 {
+            for d in [10u64.pow(n - 1), 10u64.pow(n) - 1, 10u64.pow(n) / 7 * 3 + 1] {
+                if d % 10 == 0 && d > 1 {
+                    continue; // not shortest digits
+                }
+                for exp in -23..=20 {
+                    for negative in [false, true] {
+                        let mut out = b"x".to_vec();
+                        if push_float(&mut out, negative, d, exp) {
+                            let want = format!("x{}", slow_float(negative, d, exp));
+                            assert_eq!(String::from_utf8_lossy(&out), want, "{d}e{exp}");
+                            seen += 1;
+                        } else {
+                            assert!(
+                                exp < -21
+                                    || u128::from(d) * 10u128.pow(exp.max(0) as u32) >= 1 << 64,
+                                "{d}e{exp} refused"
+                            );
+                            assert_eq!(out, b"x");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen > 1500, "{seen}");
+        let mut out = Vec::new();
+        assert!(push_float(&mut out, false, 0, 0));
+        assert_eq!(out, b"0.0");
+    }
 
     #[test]
     fn digit_counts() {

@@ -120,24 +120,14 @@ pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
 /// NaN and infinities have no JTOO form.
 #[inline]
 pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
-    // Magnitudes in [1e-5, 1000) (finite, then) are written in fixed form
-    // (`zmij` uses it for decimal exponents −5 ..= 15) with one to three
-    // integer digits: the fast path.
-    if (1e-5..1000.0).contains(&v.abs()) {
-        let mut buf = zmij::Buffer::new();
-        let text = buf.format_finite(v);
-        if !digits::push_fixed_float(out, text.as_bytes()) {
-            write_shortest_text(out, text);
-        }
-        return Ok(());
-    }
     if !v.is_finite() {
-        return Err(Error::new(crate::ErrorKind::Unencodable(
-            "NaN and infinity have no JTOO form",
-        )));
+        return Err(non_finite());
     }
-    let mut buf = zmij::Buffer::new();
-    write_shortest_text(out, buf.format_finite(v));
+    write_shortest(
+        out,
+        v.is_sign_negative(),
+        crate::types::shortest::f64_shortest(v),
+    );
     Ok(())
 }
 
@@ -148,24 +138,36 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
 #[inline]
 pub fn write_f32(out: &mut Vec<u8>, v: f32) -> Result<(), Error> {
     if !v.is_finite() {
-        return Err(Error::new(crate::ErrorKind::Unencodable(
-            "NaN and infinity have no JTOO form",
-        )));
+        return Err(non_finite());
     }
-    let mut buf = zmij::Buffer::new();
-    let text = buf.format_finite(v);
-    // `zmij` writes decimal exponents −6 ..= 12 of an `f32` in fixed form.
-    if !((1e-6..1000.0).contains(&v.abs()) && digits::push_fixed_float(out, text.as_bytes())) {
-        write_shortest_text(out, text);
-    }
+    write_shortest(
+        out,
+        v.is_sign_negative(),
+        crate::types::shortest::f32_shortest(v),
+    );
     Ok(())
 }
 
-/// The general float layout (exponent forms, long integer parts), kept out
-/// of line so the fast path stays small.
+/// A float's shortest digits: the common shapes straight from the digits,
+/// the rest (tiny or huge magnitudes) through [`Decimal`].
+#[inline(always)]
+fn write_shortest(out: &mut Vec<u8>, negative: bool, s: crate::types::shortest::Shortest) {
+    let negative = negative && s.digits != 0;
+    if !digits::push_float(out, negative, s.digits, s.exp) {
+        write_shortest_decimal(out, negative, s);
+    }
+}
+
 #[inline(never)]
-fn write_shortest_text(out: &mut Vec<u8>, text: &str) {
-    crate::types::write_shortest(out, text);
+fn write_shortest_decimal(out: &mut Vec<u8>, negative: bool, s: crate::types::shortest::Shortest) {
+    Decimal::from_shortest(negative, s).encode(out);
+}
+
+#[cold]
+fn non_finite() -> Error {
+    Error::new(crate::ErrorKind::Unencodable(
+        "NaN and infinity have no JTOO form",
+    ))
 }
 
 /// Appends a date/time.

@@ -1,5 +1,6 @@
 //! `Decimal`: an exact decimal number (no binary floating point inside).
 
+use super::shortest::{Shortest, f32_shortest, f64_shortest};
 use crate::encode::digits::{
     MAX_U64_SCALE, STACK_DIGITS, push_decimal, push_frac_grouped, push_grouped, push_grouped_zeros,
     push_u64_decimal,
@@ -241,8 +242,7 @@ impl Decimal {
                 "NaN and infinity have no JTOO form",
             )));
         }
-        let mut buf = zmij::Buffer::new();
-        Self::from_shortest_text(buf.format_finite(v))
+        Ok(Self::from_shortest(v.is_sign_negative(), f64_shortest(v)))
     }
 
     /// As [`Decimal::from_f64`], with the shortest digits that round-trip
@@ -256,42 +256,14 @@ impl Decimal {
                 "NaN and infinity have no JTOO form",
             )));
         }
-        let mut buf = zmij::Buffer::new();
-        Self::from_shortest_text(buf.format_finite(v))
+        Ok(Self::from_shortest(v.is_sign_negative(), f32_shortest(v)))
     }
 
-    /// Parses a shortest float text: `-?digits(.digits)?(e[+-]?digits)?`.
-    fn from_shortest_text(s: &str) -> Result<Decimal, Error> {
-        let b = s.as_bytes();
-        let (negative, b) = match b.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            _ => (false, b),
-        };
-        let mut coef: u128 = 0;
-        let mut exp: i64 = 0;
-        let mut i = 0;
-        let mut seen_point = false;
-        while i < b.len() {
-            match b[i] {
-                d @ b'0'..=b'9' => {
-                    coef = coef * 10 + u128::from(d - b'0');
-                    if seen_point {
-                        exp -= 1;
-                    }
-                }
-                b'.' => seen_point = true,
-                b'e' | b'E' => {
-                    let e: i64 = s[s.len() - (b.len() - i - 1)..]
-                        .parse()
-                        .map_err(|_| out_of_range("bad float exponent"))?;
-                    exp += e;
-                    break;
-                }
-                _ => return Err(out_of_range("bad float text")),
-            }
-            i += 1;
-        }
-        Self::from_scientific(negative, coef, exp)
+    /// The decimal of a finite float's shortest digits (`negative`: the
+    /// float's sign bit; zero is never negative).
+    #[inline(always)]
+    pub(crate) fn from_shortest(negative: bool, s: Shortest) -> Decimal {
+        Self::from_raw(negative && s.digits != 0, u128::from(s.digits), s.exp)
     }
 
     /// Plain text without `_`: `1000.5`, `1.0`, `-0.001`.
@@ -405,76 +377,6 @@ fn stack_layout(out: &mut Vec<u8>, negative: bool, digits: &[u8], exp: i64) -> b
         push_decimal(out, negative, b"0", 0, scale - n, digits);
     }
     true
-}
-
-/// Writes a finite float's shortest round-trip digits, given as the text of
-/// a shortest float formatter (`-?I.F` or `-?D(.F)?e[+-]?X`, as `zmij`
-/// writes them), in the canonical decimal layout.
-#[inline]
-pub(crate) fn write_shortest(out: &mut Vec<u8>, text: &str) {
-    let b = text.as_bytes();
-    let (negative, b) = match b.split_first() {
-        Some((b'-', rest)) => (b != b"-0.0", rest), // zero is never negative
-        _ => (false, b),
-    };
-    // The exponent form ends in `e`, a sign and one to three digits.
-    let tail = &b[b.len().saturating_sub(5)..];
-    if !tail.iter().any(|c| matches!(c, b'e' | b'E')) {
-        // Fixed form `I.F`: `I` without leading zeros (or `0`), `F` without
-        // trailing zeros (or `0`): already the canonical digits.
-        if let Some(dot) = b.iter().position(|&c| c == b'.') {
-            let (int, frac) = (&b[..dot], &b[dot + 1..]);
-            if !int.is_empty() && !frac.is_empty() && int.len() + frac.len() <= STACK_DIGITS {
-                push_decimal(out, negative, int, 0, 0, frac);
-                return;
-            }
-        }
-    }
-    write_scientific_text(out, negative, b);
-}
-
-/// The general case of [`write_shortest`]: collects the significant digits
-/// and the power of ten from `-?digits(.digits)?(e[+-]?digits)?` (sign
-/// already taken off).
-fn write_scientific_text(out: &mut Vec<u8>, negative: bool, b: &[u8]) {
-    // Significant digits (at most 17) and the power of ten.
-    let mut digits = [0u8; 24];
-    let mut n = 0;
-    let mut exp: i64 = 0;
-    let mut seen_point = false;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            d @ b'0'..=b'9' => {
-                if seen_point {
-                    exp -= 1;
-                }
-                if (n > 0 || d != b'0') && n < digits.len() {
-                    digits[n] = d;
-                    n += 1;
-                }
-            }
-            b'.' => seen_point = true,
-            _ => {
-                // `e` and a signed exponent.
-                exp += std::str::from_utf8(&b[i + 1..])
-                    .ok()
-                    .and_then(|e| e.parse::<i64>().ok())
-                    .unwrap_or(0);
-                break;
-            }
-        }
-        i += 1;
-    }
-    while n > 0 && digits[n - 1] == b'0' {
-        n -= 1;
-        exp += 1;
-    }
-    if n == 0 {
-        out.extend_from_slice(b"0.0");
-        return;
-    }
-    write_digits(out, negative, &digits[..n], exp, true);
 }
 
 impl Ord for Decimal {

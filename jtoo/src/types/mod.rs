@@ -8,13 +8,14 @@ pub(crate) mod dec2flt;
 mod decimal;
 mod integer;
 mod offset;
+mod pow10_126;
 mod pow5;
+pub(crate) mod shortest;
 mod time;
 mod timestamp;
 
 pub use date::Date;
 pub use datetime::DateTime;
-pub(crate) use decimal::write_shortest;
 pub use decimal::{Decimal, MAX_SCALE as DECIMAL_MAX_SCALE};
 pub use integer::Integer;
 pub use offset::Offset;

@@ -1,0 +1,465 @@
+//! The shortest decimal that reads back as a given float, as an integer
+//! significand and a power of ten: no text in between, so the writers can
+//! lay the digits out in JTOO's grouped form directly.
+//!
+//! The method is Schubfach (R. Giulietti, "The Schubfach way to render
+//! doubles", 2020): scale the float and the two ends of its rounding
+//! interval by a 126-bit approximation of a power of ten (one table entry,
+//! [`super::pow10_126`]) with round-to-odd products, then pick among at most
+//! four candidates with exact integer comparisons.
+//!
+//! The result is the *shortest* decimal in the rounding interval, the one
+//! closest to the float among those, ties to an even last digit: the
+//! digits `ryu`, `zmij` and JavaScript print. (Java's `Double.toString`,
+//! the algorithm's first home, asks for at least two digits, so it prints
+//! `4.9E-324` where the shortest is `5e-324`; this version drops that rule.)
+//! The tests compare every `f32` and hundreds of thousands of chosen and
+//! random `f64` against `ryu`.
+
+#[cfg(test)]
+use super::pow10_126::K_MAX;
+use super::pow10_126::{G, K_MIN};
+
+/// `⌊q · log10 2⌋` for |q| ≤ 5 456 721.
+#[inline(always)]
+fn flog10_pow2(q: i32) -> i32 {
+    ((i64::from(q) * 661_971_961_083) >> 41) as i32
+}
+
+/// `⌊log10(¾ · 2^q)⌋` for |q| ≤ 5 456 721.
+#[inline(always)]
+fn flog10_three_quarters_pow2(q: i32) -> i32 {
+    ((i64::from(q) * 661_971_961_083 - 274_743_187_321) >> 41) as i32
+}
+
+/// `⌊e · log2 10⌋` for |e| ≤ 1 838 394.
+#[inline(always)]
+fn flog2_pow10(e: i32) -> i32 {
+    ((i64::from(e) * 913_124_641_741) >> 38) as i32
+}
+
+/// The high 64 bits of `a · b`.
+#[inline(always)]
+fn mul_high(a: u64, b: u64) -> u64 {
+    ((u128::from(a) * u128::from(b)) >> 64) as u64
+}
+
+/// `g(k)` from the table; `k` is always in range for finite floats.
+#[inline(always)]
+fn g(k: i32) -> (u64, u64) {
+    G.get((k - K_MIN) as usize).copied().unwrap_or((0, 0))
+}
+
+/// The shortest decimal `digits · 10^exp` that reads back as a float's
+/// magnitude: `digits` free of trailing zeros (0, with `exp` 0, for zero).
+/// The sign is the caller's business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shortest {
+    /// The significant digits as an integer (at most 17 of them).
+    pub(crate) digits: u64,
+    /// The power of ten `digits` is multiplied by.
+    pub(crate) exp: i32,
+}
+
+impl Shortest {
+    /// Strips trailing zeros from `digits`, raising `exp` to match.
+    #[inline(always)]
+    fn new(mut digits: u64, mut exp: i32) -> Shortest {
+        if digits == 0 {
+            return Shortest { digits: 0, exp: 0 };
+        }
+        // Divisibility by 10^n without dividing: `d · 5^−n mod 2^64`,
+        // rotated right by n, is at most ⌊(2^64 − 1) / 10^n⌋ exactly when
+        // 10^n divides d, and is then d / 10^n (Granlund–Montgomery).
+        // Most digits end in a non-zero digit: one check for those.
+        let q = digits.wrapping_mul(INV5_1).rotate_right(1);
+        if q > u64::MAX / 10 {
+            return Shortest { digits, exp };
+        }
+        // Long runs of zeros (integers like 1e22 are 1 · 10^22) first.
+        let q = digits.wrapping_mul(INV5_8).rotate_right(8);
+        if q <= u64::MAX / 100_000_000 {
+            digits = q;
+            exp += 8;
+            let q = digits.wrapping_mul(INV5_8).rotate_right(8);
+            if q <= u64::MAX / 100_000_000 {
+                digits = q;
+                exp += 8;
+            }
+        }
+        let q = digits.wrapping_mul(INV5_4).rotate_right(4);
+        if q <= u64::MAX / 10_000 {
+            digits = q;
+            exp += 4;
+        }
+        let q = digits.wrapping_mul(INV5_2).rotate_right(2);
+        if q <= u64::MAX / 100 {
+            digits = q;
+            exp += 2;
+        }
+        let q = digits.wrapping_mul(INV5_1).rotate_right(1);
+        if q <= u64::MAX / 10 {
+            digits = q;
+            exp += 1;
+        }
+        Shortest { digits, exp }
+    }
+}
+
+/// 5^−1, 5^−2, 5^−4 and 5^−8 modulo 2^64.
+const INV5_1: u64 = 0xcccc_cccc_cccc_cccd;
+const INV5_2: u64 = 0x8f5c_28f5_c28f_5c29;
+const INV5_4: u64 = 0xd288_ce70_3afb_7e91;
+const INV5_8: u64 = 0xc767_074b_22e9_0e21;
+
+/// Round to odd of `g · cp / 2^127` for the two 63-bit halves of `g`: the
+/// integer part, with its lowest bit set when anything was cut off.
+#[inline(always)]
+fn rop(g1: u64, g0: u64, cp: u64) -> u64 {
+    let x1 = mul_high(g0, cp);
+    let y = u128::from(g1) * u128::from(cp);
+    let (y1, y0) = ((y >> 64) as u64, y as u64);
+    let z = (y0 >> 1) + x1;
+    let vbp = y1 + (z >> 63);
+    vbp | ((z & MASK_63).wrapping_add(MASK_63) >> 63)
+}
+
+const MASK_63: u64 = (1 << 63) - 1;
+
+/// The shared choice: `vb`, `vbl` and `vbr` are four times the float and
+/// the ends of its rounding interval, scaled by 10^−k and rounded to odd;
+/// `out` is 1 when the ends are excluded (odd significand).
+#[inline(always)]
+fn choose(vb: u64, vbl: u64, vbr: u64, out: u64, k: i32) -> Shortest {
+    let s = vb >> 2;
+    // One digit fewer: the multiples of ten around `s`. At most one of
+    // them lies in the interval (it is narrower than ten units).
+    let sp10 = s / 10 * 10;
+    let tp10 = sp10 + 10;
+    let upin = vbl + out <= sp10 << 2;
+    let wpin = (tp10 << 2) + out <= vbr;
+    if upin != wpin {
+        return Shortest::new(if upin { sp10 } else { tp10 }, k);
+    }
+    // Otherwise `s` or `s + 1`, whichever is inside, or the closer (ties
+    // to even) when both are.
+    let t = s + 1;
+    let uin = vbl + out <= s << 2;
+    let win = (t << 2) + out <= vbr;
+    if uin != win {
+        return Shortest::new(if uin { s } else { t }, k);
+    }
+    let mid = (s + t) << 1;
+    let pick_s = vb < mid || (vb == mid && s & 1 == 0);
+    Shortest::new(if pick_s { s } else { t }, k)
+}
+
+/// The shortest round-trip digits of a finite `f64`'s magnitude.
+#[inline]
+pub(crate) fn f64_shortest(v: f64) -> Shortest {
+    const P: u32 = 53;
+    const C_MIN: u64 = 1 << (P - 1);
+    const Q_MIN: i32 = -1074;
+    let bits = v.to_bits();
+    let t = bits & (C_MIN - 1);
+    let bq = ((bits >> (P - 1)) & 0x7ff) as i32;
+    let (c, q) = if bq != 0 {
+        (C_MIN | t, bq - 1075)
+    } else if t != 0 {
+        (t, Q_MIN)
+    } else {
+        return Shortest { digits: 0, exp: 0 };
+    };
+    // Whole numbers below 2^53 are their own shortest digits.
+    if (-(P as i32 - 1)..=0).contains(&q) {
+        let f = c >> -q;
+        if f << -q == c {
+            return Shortest::new(f, 0);
+        }
+    }
+    let out = c & 1;
+    let cb = c << 2;
+    let cbr = cb + 2;
+    let (cbl, k) = if c != C_MIN || q == Q_MIN {
+        (cb - 2, flog10_pow2(q))
+    } else {
+        // The interval below a power of two is half as wide.
+        (cb - 1, flog10_three_quarters_pow2(q))
+    };
+    let h = (q + flog2_pow10(-k) + 2) as u32;
+    let (g1, g0) = g(k);
+    let vb = rop(g1, g0, cb << h);
+    let vbl = rop(g1, g0, cbl << h);
+    let vbr = rop(g1, g0, cbr << h);
+    choose(vb, vbl, vbr, out, k)
+}
+
+/// Round to odd of `g · cp / 2^95` with a 64-bit `g` (for `f32`).
+#[inline(always)]
+fn rop32(g: u64, cp: u64) -> u64 {
+    let x1 = mul_high(g, cp);
+    (x1 >> 31) | ((x1 & MASK_32).wrapping_add(MASK_32) >> 32)
+}
+
+const MASK_32: u64 = (1 << 32) - 1;
+
+/// The shortest round-trip digits of a finite `f32`'s magnitude.
+#[inline]
+pub(crate) fn f32_shortest(v: f32) -> Shortest {
+    const P: u32 = 24;
+    const C_MIN: u64 = 1 << (P - 1);
+    const Q_MIN: i32 = -149;
+    let bits = u64::from(v.to_bits());
+    let t = bits & (C_MIN - 1);
+    let bq = ((bits >> (P - 1)) & 0xff) as i32;
+    let (c, q) = if bq != 0 {
+        (C_MIN | t, bq - 150)
+    } else if t != 0 {
+        (t, Q_MIN)
+    } else {
+        return Shortest { digits: 0, exp: 0 };
+    };
+    if (-(P as i32 - 1)..=0).contains(&q) {
+        let f = c >> -q;
+        if f << -q == c {
+            return Shortest::new(f, 0);
+        }
+    }
+    let out = c & 1;
+    let cb = c << 2;
+    let cbr = cb + 2;
+    let (cbl, k) = if c != C_MIN || q == Q_MIN {
+        (cb - 2, flog10_pow2(q))
+    } else {
+        (cb - 1, flog10_three_quarters_pow2(q))
+    };
+    let h = (q + flog2_pow10(-k) + 33) as u32;
+    // The upper 63 bits of g(k), plus one, are enough for 24-bit floats.
+    let g = g(k).0 + 1;
+    let vb = rop32(g, cb << h);
+    let vbl = rop32(g, cbl << h);
+    let vbr = rop32(g, cbr << h);
+    choose(vb, vbl, vbr, out, k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_covers_every_float() {
+        assert_eq!(G.len(), (K_MAX - K_MIN + 1) as usize);
+        // The extreme k: the smallest subnormal and the largest finite.
+        assert_eq!(flog10_pow2(-1074), K_MIN);
+        assert_eq!(flog10_pow2(2046 - 1075), K_MAX);
+        for q in -149..=104 {
+            for k in [flog10_pow2(q), flog10_three_quarters_pow2(q)] {
+                // `cbr << h` stays below 2^63 for `f32`.
+                assert!(
+                    (33..=36).contains(&(q + flog2_pow10(-k) + 33)),
+                    "f32 h for {q}"
+                );
+            }
+        }
+        for q in -1074..=971 {
+            for k in [flog10_pow2(q), flog10_three_quarters_pow2(q)] {
+                assert!((K_MIN..=K_MAX).contains(&k) || q == -1074, "{q}");
+                // `cbr << h` stays below 2^61.
+                assert!((2..=5).contains(&(q + flog2_pow10(-k) + 2)), "h for {q}");
+            }
+        }
+    }
+
+    #[test]
+    fn inverses_of_five() {
+        assert_eq!(5u64.wrapping_mul(INV5_1), 1);
+        assert_eq!(25u64.wrapping_mul(INV5_2), 1);
+        assert_eq!(625u64.wrapping_mul(INV5_4), 1);
+        assert_eq!(390_625u64.wrapping_mul(INV5_8), 1);
+    }
+
+    #[test]
+    fn trailing_zeros_go() {
+        assert_eq!(Shortest::new(1_000, 0), Shortest { digits: 1, exp: 3 });
+        assert_eq!(
+            Shortest::new(10_000_000_000_000_000, -17),
+            Shortest { digits: 1, exp: -1 }
+        );
+        assert_eq!(
+            Shortest::new(123_450, -3),
+            Shortest {
+                digits: 12_345,
+                exp: -2
+            }
+        );
+        assert_eq!(Shortest::new(7, 5), Shortest { digits: 7, exp: 5 });
+        assert_eq!(Shortest::new(0, 9), Shortest { digits: 0, exp: 0 });
+        // Against plain division, around every power of ten.
+        for n in 0..20 {
+            let p = 10u64.pow(n);
+            for d in [
+                p,
+                p - 1,
+                p + 1,
+                p.wrapping_mul(7),
+                p / 3 * 3,
+                p.saturating_mul(9).wrapping_add(5),
+            ] {
+                let mut want = (d, 0);
+                while want.0 != 0 && want.0 % 10 == 0 {
+                    want = (want.0 / 10, want.1 + 1);
+                }
+                let got = Shortest::new(d, 0);
+                assert_eq!(
+                    (got.digits, got.exp),
+                    if d == 0 { (0, 0) } else { want },
+                    "{d}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn known_values() {
+        let cases: [(f64, u64, i32); 9] = [
+            (0.1, 1, -1),
+            (1.0, 1, 0),
+            (5e-324, 5, -324),
+            (1e-323, 1, -323),
+            (1.7976931348623157e308, 17_976_931_348_623_157, 292),
+            (2.2250738585072014e-308, 22_250_738_585_072_014, -324),
+            (123.456, 123_456, -3),
+            (1e23, 1, 23),
+            (9007199254740993.0, 9_007_199_254_740_992, 0),
+        ];
+        for (v, digits, exp) in cases {
+            assert_eq!(f64_shortest(v), Shortest { digits, exp }, "{v:e}");
+        }
+        assert_eq!(f32_shortest(0.1), Shortest { digits: 1, exp: -1 });
+        assert_eq!(
+            f32_shortest(1e-45),
+            Shortest {
+                digits: 1,
+                exp: -45
+            }
+        );
+        assert_eq!(
+            f32_shortest(f32::MAX),
+            Shortest {
+                digits: 34_028_235,
+                exp: 31
+            }
+        );
+    }
+
+    /// `ryu`'s shortest digits of a float's magnitude, from its text.
+    fn reference(text: &str) -> Shortest {
+        let text = text.trim_start_matches('-');
+        let (mantissa, e) = match text.split_once('e') {
+            Some((m, e)) => (m, e.parse::<i32>().unwrap_or(i32::MAX)),
+            None => (text, 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits: u64 = format!("{int}{frac}").parse().unwrap_or(u64::MAX);
+        Shortest::new(digits, e - frac.len() as i32)
+    }
+
+    fn check64(v: f64) {
+        let want = reference(ryu::Buffer::new().format_finite(v));
+        assert_eq!(f64_shortest(v), want, "{v:e} ({:#x})", v.to_bits());
+    }
+
+    fn check32(v: f32) {
+        let want = reference(ryu::Buffer::new().format_finite(v));
+        assert_eq!(f32_shortest(v), want, "{v:e} ({:#x})", v.to_bits());
+    }
+
+    /// xorshift64*, for reproducible random bit patterns.
+    fn random_bits(seed: u64) -> impl Iterator<Item = u64> {
+        let mut x = seed;
+        std::iter::repeat_with(move || {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        })
+    }
+
+    #[test]
+    fn f64_matches_ryu() {
+        // The smallest subnormals, where the interval is widest relative
+        // to the value, and the largest ones.
+        for t in (1..20_000u64).chain((1 << 52) - 20_000..1 << 52) {
+            check64(f64::from_bits(t));
+        }
+        // Every binade's edges: powers of two have the narrower interval
+        // below them.
+        for bq in 1..2047u64 {
+            for t in [0, 1, 2, 3, (1 << 52) - 2, (1 << 52) - 1] {
+                check64(f64::from_bits(bq << 52 | t));
+            }
+        }
+        // Whole numbers and short decimals.
+        for i in 0..100_000u64 {
+            check64(i as f64);
+            check64(i as f64 / 1000.0);
+            check64((i as f64).mul_add(1e15, 1.0));
+        }
+        for bits in random_bits(0x9e37_79b9_7f4a_7c15).take(300_000) {
+            let v = f64::from_bits(bits);
+            if v.is_finite() {
+                check64(v);
+            }
+        }
+    }
+
+    #[test]
+    fn f32_matches_ryu() {
+        for t in (1..20_000u32).chain((1 << 23) - 20_000..1 << 23) {
+            check32(f32::from_bits(t));
+        }
+        for bq in 1..255u32 {
+            for t in [0, 1, 2, 3, (1 << 23) - 2, (1 << 23) - 1] {
+                check32(f32::from_bits(bq << 23 | t));
+            }
+        }
+        for bits in (0..0x7f80_0000u32).step_by(4_999) {
+            check32(f32::from_bits(bits));
+        }
+    }
+
+    /// Every finite `f32` (about 2^31 magnitudes): minutes in release mode,
+    /// `cargo test --release -p jtoo --lib every_f32 -- --ignored`.
+    #[test]
+    #[ignore = "exhaustive: run by hand in release mode"]
+    fn every_f32() {
+        std::thread::scope(|s| {
+            for part in 0..4u32 {
+                s.spawn(move || {
+                    let step = 0x7f80_0000 / 4;
+                    for bits in part * step..(part + 1) * step {
+                        check32(f32::from_bits(bits));
+                    }
+                });
+            }
+        });
+    }
+
+    /// Random `f64`s by the hundred million, the same way.
+    #[test]
+    #[ignore = "long: run by hand in release mode"]
+    fn many_f64() {
+        std::thread::scope(|s| {
+            for part in 0..4u64 {
+                s.spawn(move || {
+                    for bits in random_bits(part + 1).take(100_000_000) {
+                        let v = f64::from_bits(bits);
+                        if v.is_finite() {
+                            check64(v);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
