@@ -159,7 +159,25 @@ fn line(r: &Row) -> String {
     }
 }
 
+/// glibc malloc settings for the measurement: large blocks come from the
+/// heap and freed memory stays there. With the defaults the heap's state
+/// depends on what ran before (the dynamic mmap threshold moves, the top
+/// of the heap is trimmed and faulted in again), and one workload's frees
+/// changed another's allocation cost: JTOO's canada parse read 7.3, 4.8
+/// and 4.7 ms in three rows of one run; with these settings 4.5, 4.4, 4.5.
+const MALLOC_TUNABLES: &str =
+    "glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=1073741824";
+
 fn main() -> Result<(), BoxError> {
+    // The settings are read when a process starts: run again with them
+    // (other C libraries ignore the variable).
+    if std::env::var_os("GLIBC_TUNABLES").is_none() {
+        let status = std::process::Command::new(std::env::current_exe()?)
+            .args(std::env::args_os().skip(1))
+            .env("GLIBC_TUNABLES", MALLOC_TUNABLES)
+            .status()?;
+        std::process::exit(status.code().unwrap_or(1));
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
     let only = args
@@ -475,6 +493,11 @@ fn render(t: &Table<'_>, docs: &[Doc], elapsed: Duration) -> String {
         o,
         "- {}; release profile (`codegen-units = 1`), one process, one build for JTOO and every peer",
         command_output("rustc", &["--version"])
+    );
+    let _ = writeln!(
+        o,
+        "- glibc malloc with `GLIBC_TUNABLES={}` (set by `compare` itself): large blocks from the heap, no trimming, so one workload's frees do not change the next one's allocation cost",
+        std::env::var("GLIBC_TUNABLES").unwrap_or_default()
     );
     let _ = writeln!(
         o,

@@ -202,10 +202,13 @@ const fn groups() -> [[u8; 4]; 1000] {
 /// The most fraction digits [`push_u64_decimal`] writes.
 pub(crate) const MAX_U64_SCALE: u32 = 48;
 
-/// Room [`push_u64`] and [`push_u64_decimal`] claim at the end of `out`
-/// before trimming back to the text's length: a sign, 20 integer digits
-/// and 6 `_`, or `-0.` and [`MAX_U64_SCALE`] fraction digits and 15 `_`.
+/// Room [`push_u64_decimal`] lays a decimal out in: `-0.` and
+/// [`MAX_U64_SCALE`] fraction digits and 15 `_`, or a sign, 20 integer
+/// digits, 6 `_` and `.0`.
 const U64_ROOM: usize = 72;
+
+/// Room [`push_u64`] lays an integer out in: a sign, 20 digits and 6 `_`.
+const INT_ROOM: usize = 32;
 
 /// How many decimal digits `v` has (1 for 0).
 #[inline(always)]
@@ -257,7 +260,7 @@ fn two_groups(v: u32) -> u64 {
 /// Stores `bytes` at `room[at..]` (nothing when it does not fit, which the
 /// callers' length arithmetic rules out).
 #[inline(always)]
-fn put<const N: usize>(room: &mut [u8; U64_ROOM], at: usize, bytes: [u8; N]) {
+fn put<const R: usize, const N: usize>(room: &mut [u8; R], at: usize, bytes: [u8; N]) {
     if let Some(to) = room.get_mut(at..at + N) {
         to.copy_from_slice(&bytes);
     }
@@ -267,7 +270,7 @@ fn put<const N: usize>(room: &mut [u8; U64_ROOM], at: usize, bytes: [u8; N]) {
 /// the leading group (one to three digits) lands at `start`, which the
 /// caller computed from `v`'s digit count.
 #[inline(always)]
-fn put_int_rev(room: &mut [u8; U64_ROOM], start: usize, mut end: usize, mut v: u64) {
+fn put_int_rev<const R: usize>(room: &mut [u8; R], start: usize, mut end: usize, mut v: u64) {
     // Two groups at a time (`_abc_def`: the `abc_def_` word rotated),
     // then one.
     while v >= 1_000_000 {
@@ -291,12 +294,16 @@ fn put_int_rev(room: &mut [u8; U64_ROOM], start: usize, mut end: usize, mut v: u
     }
 }
 
-/// Lays out a text of `len` bytes in a [`U64_ROOM`]-byte stack buffer with
-/// `write` (given the buffer and `len`) and appends it: a fixed-size copy,
-/// then `out` trimmed to `len`.
+/// Lays out a text of `len` bytes in an `R`-byte stack buffer with `write`
+/// (given the buffer and `len`) and appends it: a fixed-size copy, then
+/// `out` trimmed to `len`.
 #[inline(always)]
-fn in_place(out: &mut Vec<u8>, len: usize, write: impl FnOnce(&mut [u8; U64_ROOM], usize)) {
-    let mut room = [0u8; U64_ROOM];
+fn in_place<const R: usize>(
+    out: &mut Vec<u8>,
+    len: usize,
+    write: impl FnOnce(&mut [u8; R], usize),
+) {
+    let mut room = [0u8; R];
     write(&mut room, len);
     let start = out.len();
     out.extend_from_slice(&room);
@@ -309,7 +316,7 @@ fn in_place(out: &mut Vec<u8>, len: usize, write: impl FnOnce(&mut [u8; U64_ROOM
 pub(crate) fn push_u64(out: &mut Vec<u8>, negative: bool, v: u64) {
     let neg = usize::from(negative);
     let len = neg + grouped_len(digit_count(v));
-    in_place(out, len, |room, len| {
+    in_place::<INT_ROOM>(out, len, |room, len| {
         room[0] = b'-';
         put_int_rev(room, neg, len, v);
     });
@@ -326,7 +333,7 @@ pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, sc
     let scale = scale.min(MAX_U64_SCALE) as usize;
     if scale == 0 {
         let len = neg + grouped_len(digits) + 2;
-        return in_place(out, len, |room, len| {
+        return in_place::<U64_ROOM>(out, len, |room, len| {
             room[0] = b'-';
             put(room, len.wrapping_sub(2), *b".0");
             put_int_rev(room, neg, len.wrapping_sub(2), c);
@@ -334,7 +341,7 @@ pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, sc
     }
     let int_digits = digits.saturating_sub(scale).max(1);
     let len = neg + grouped_len(int_digits) + 1 + grouped_len(scale);
-    in_place(out, len, |room, len| {
+    in_place::<U64_ROOM>(out, len, |room, len| {
         room[0] = b'-';
         // The fraction, right to left: a partial group of `scale % 3`
         // digits at its end, then whole groups each followed by `_`.
