@@ -388,10 +388,10 @@ pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, sc
 /// a fixed 32-byte copy from the text's start (at most 34).
 const FLOAT_SCRATCH: usize = 72;
 
-/// Appends `±d × 10^exp` — the shortest digits of a float, `d` below 10^17
-/// without trailing zeros (or 0) — in the decimal layout, when it has at
-/// most 21 fraction digits and a whole part below 10^19; `false` (nothing
-/// written) otherwise.
+/// Appends `±d × 10^exp` — a float's shortest digits or a decimal's
+/// coefficient, without trailing zeros (or 0) — in the decimal layout, when
+/// `d` is below 10^17 with at most 21 fraction digits, or a whole number
+/// below 2^64; `false` (nothing written) otherwise.
 ///
 /// The digits are shifted so the fraction is a whole number of groups,
 /// split into seven three-digit groups (`ttt_aaa_aaa_bbb_bbb_ccc_ccc_`),

@@ -199,6 +199,7 @@ pub fn write_value(out: &mut Vec<u8>, v: &Value) -> Result<(), Error> {
 fn write_decimal_fast(out: &mut Vec<u8>, d: &Decimal) {
     let exp = d.exponent();
     match u64::try_from(d.coefficient()) {
+        Ok(c) if digits::push_float(out, d.is_negative(), c, exp) => {}
         Ok(c) if exp < 0 && exp.unsigned_abs() <= digits::MAX_U64_SCALE => {
             digits::push_u64_decimal(out, d.is_negative(), c, exp.unsigned_abs());
         }

@@ -2,8 +2,8 @@
 
 use super::shortest::{Shortest, f32_shortest, f64_shortest};
 use crate::encode::digits::{
-    MAX_U64_SCALE, STACK_DIGITS, push_decimal, push_frac_grouped, push_grouped, push_grouped_zeros,
-    push_u64_decimal,
+    MAX_U64_SCALE, STACK_DIGITS, push_decimal, push_float, push_frac_grouped, push_grouped,
+    push_grouped_zeros, push_u64_decimal,
 };
 use crate::error::{Error, ErrorKind};
 use std::cmp::Ordering;
@@ -278,6 +278,9 @@ impl Decimal {
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         if self.hi == 0 {
             // Straight from the 64-bit coefficient in three-digit groups.
+            if push_float(out, self.negative, self.lo, self.exp) {
+                return;
+            }
             if self.exp < 0 && self.exp.unsigned_abs() <= MAX_U64_SCALE {
                 return push_u64_decimal(out, self.negative, self.lo, self.exp.unsigned_abs());
             }

@@ -64,7 +64,7 @@ pub(crate) struct Shortest {
 impl Shortest {
     /// Strips trailing zeros from `digits`, raising `exp` to match.
     #[inline(always)]
-    fn new(mut digits: u64, mut exp: i32) -> Shortest {
+    fn new(digits: u64, exp: i32) -> Shortest {
         if digits == 0 {
             return Shortest { digits: 0, exp: 0 };
         }
@@ -77,34 +77,42 @@ impl Shortest {
             return Shortest { digits, exp };
         }
         // Long runs of zeros (integers like 1e22 are 1 · 10^22) first.
-        let q = digits.wrapping_mul(INV5_8).rotate_right(8);
-        if q <= u64::MAX / 100_000_000 {
-            digits = q;
-            exp += 8;
-            let q = digits.wrapping_mul(INV5_8).rotate_right(8);
-            if q <= u64::MAX / 100_000_000 {
-                digits = q;
-                exp += 8;
-            }
+        let mut d = (digits, exp);
+        if strip(&mut d, INV5_8, 8) {
+            strip(&mut d, INV5_8, 8);
         }
-        let q = digits.wrapping_mul(INV5_4).rotate_right(4);
-        if q <= u64::MAX / 10_000 {
-            digits = q;
-            exp += 4;
-        }
-        let q = digits.wrapping_mul(INV5_2).rotate_right(2);
-        if q <= u64::MAX / 100 {
-            digits = q;
-            exp += 2;
-        }
-        let q = digits.wrapping_mul(INV5_1).rotate_right(1);
-        if q <= u64::MAX / 10 {
-            digits = q;
-            exp += 1;
-        }
+        strip(&mut d, INV5_4, 4);
+        strip(&mut d, INV5_2, 2);
+        strip(&mut d, INV5_1, 1);
+        let (digits, exp) = d;
         Shortest { digits, exp }
     }
 }
+
+/// Divides `d.0` by 10^n and adds n to `d.1` when 10^n divides it (`inv`
+/// is 5^−n mod 2^64); `true` when it did.
+#[inline(always)]
+fn strip(d: &mut (u64, i32), inv: u64, n: u32) -> bool {
+    let q = d.0.wrapping_mul(inv).rotate_right(n);
+    let fits = q <= u64::MAX / POW10_U64[n as usize];
+    if fits {
+        *d = (q, d.1 + n as i32);
+    }
+    fits
+}
+
+/// 10^0 ..= 10^8.
+const POW10_U64: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
 
 /// 5^−1, 5^−2, 5^−4 and 5^−8 modulo 2^64.
 const INV5_1: u64 = 0xcccc_cccc_cccc_cccd;
@@ -154,44 +162,71 @@ fn choose(vb: u64, vbl: u64, vbr: u64, out: u64, k: i32) -> Shortest {
     Shortest::new(if pick_s { s } else { t }, k)
 }
 
-/// The shortest round-trip digits of a finite `f64`'s magnitude.
-#[inline]
-pub(crate) fn f64_shortest(v: f64) -> Shortest {
-    const P: u32 = 53;
-    const C_MIN: u64 = 1 << (P - 1);
-    const Q_MIN: i32 = -1074;
-    let bits = v.to_bits();
-    let t = bits & (C_MIN - 1);
-    let bq = ((bits >> (P - 1)) & 0x7ff) as i32;
+/// A finite float as `c · 2^q` with the ends of its rounding interval,
+/// all times four (`cb` = 4c, `cbl`, `cbr`), and `k`, the power of ten
+/// that scales the interval to a width of 1 ..= 10 units.
+struct Scaled {
+    /// 1 when the interval's ends are excluded (odd `c`).
+    out: u64,
+    cb: u64,
+    cbl: u64,
+    cbr: u64,
+    q: i32,
+    k: i32,
+}
+
+/// Splits the `bits` of a float with `p` significand bits (hidden bit
+/// included) and exponents from `q_min`: the shortest digits at once for
+/// zero and for whole numbers below 2^(p−1), the scaled interval otherwise.
+#[inline(always)]
+fn split(bits: u64, p: u32, exp_mask: u64, q_min: i32) -> Result<Scaled, Shortest> {
+    let c_min = 1u64 << (p - 1);
+    let t = bits & (c_min - 1);
+    let bq = ((bits >> (p - 1)) & exp_mask) as i32;
     let (c, q) = if bq != 0 {
-        (C_MIN | t, bq - 1075)
+        (c_min | t, bq - 1 + q_min)
     } else if t != 0 {
-        (t, Q_MIN)
+        (t, q_min)
     } else {
-        return Shortest { digits: 0, exp: 0 };
+        return Err(Shortest { digits: 0, exp: 0 });
     };
-    // Whole numbers below 2^53 are their own shortest digits.
-    if (-(P as i32 - 1)..=0).contains(&q) {
+    // Whole numbers below 2^(p−1) are their own shortest digits.
+    if (-(p as i32 - 1)..=0).contains(&q) {
         let f = c >> -q;
         if f << -q == c {
-            return Shortest::new(f, 0);
+            return Err(Shortest::new(f, 0));
         }
     }
-    let out = c & 1;
     let cb = c << 2;
-    let cbr = cb + 2;
-    let (cbl, k) = if c != C_MIN || q == Q_MIN {
+    let (cbl, k) = if c != c_min || q == q_min {
         (cb - 2, flog10_pow2(q))
     } else {
         // The interval below a power of two is half as wide.
         (cb - 1, flog10_three_quarters_pow2(q))
     };
-    let h = (q + flog2_pow10(-k) + 2) as u32;
-    let (g1, g0) = g(k);
-    let vb = rop(g1, g0, cb << h);
-    let vbl = rop(g1, g0, cbl << h);
-    let vbr = rop(g1, g0, cbr << h);
-    choose(vb, vbl, vbr, out, k)
+    Ok(Scaled {
+        out: c & 1,
+        cb,
+        cbl,
+        cbr: cb + 2,
+        q,
+        k,
+    })
+}
+
+/// The shortest round-trip digits of a finite `f64`'s magnitude.
+#[inline]
+pub(crate) fn f64_shortest(v: f64) -> Shortest {
+    let s = match split(v.to_bits(), 53, 0x7ff, -1074) {
+        Ok(s) => s,
+        Err(done) => return done,
+    };
+    let h = (s.q + flog2_pow10(-s.k) + 2) as u32;
+    let (g1, g0) = g(s.k);
+    let vb = rop(g1, g0, s.cb << h);
+    let vbl = rop(g1, g0, s.cbl << h);
+    let vbr = rop(g1, g0, s.cbr << h);
+    choose(vb, vbl, vbr, s.out, s.k)
 }
 
 /// Round to odd of `g · cp / 2^95` with a 64-bit `g` (for `f32`).
@@ -206,40 +241,17 @@ const MASK_32: u64 = (1 << 32) - 1;
 /// The shortest round-trip digits of a finite `f32`'s magnitude.
 #[inline]
 pub(crate) fn f32_shortest(v: f32) -> Shortest {
-    const P: u32 = 24;
-    const C_MIN: u64 = 1 << (P - 1);
-    const Q_MIN: i32 = -149;
-    let bits = u64::from(v.to_bits());
-    let t = bits & (C_MIN - 1);
-    let bq = ((bits >> (P - 1)) & 0xff) as i32;
-    let (c, q) = if bq != 0 {
-        (C_MIN | t, bq - 150)
-    } else if t != 0 {
-        (t, Q_MIN)
-    } else {
-        return Shortest { digits: 0, exp: 0 };
+    let s = match split(u64::from(v.to_bits()), 24, 0xff, -149) {
+        Ok(s) => s,
+        Err(done) => return done,
     };
-    if (-(P as i32 - 1)..=0).contains(&q) {
-        let f = c >> -q;
-        if f << -q == c {
-            return Shortest::new(f, 0);
-        }
-    }
-    let out = c & 1;
-    let cb = c << 2;
-    let cbr = cb + 2;
-    let (cbl, k) = if c != C_MIN || q == Q_MIN {
-        (cb - 2, flog10_pow2(q))
-    } else {
-        (cb - 1, flog10_three_quarters_pow2(q))
-    };
-    let h = (q + flog2_pow10(-k) + 33) as u32;
+    let h = (s.q + flog2_pow10(-s.k) + 33) as u32;
     // The upper 63 bits of g(k), plus one, are enough for 24-bit floats.
-    let g = g(k).0 + 1;
-    let vb = rop32(g, cb << h);
-    let vbl = rop32(g, cbl << h);
-    let vbr = rop32(g, cbr << h);
-    choose(vb, vbl, vbr, out, k)
+    let g = g(s.k).0 + 1;
+    let vb = rop32(g, s.cb << h);
+    let vbl = rop32(g, s.cbl << h);
+    let vbr = rop32(g, s.cbr << h);
+    choose(vb, vbl, vbr, s.out, s.k)
 }
 
 #[cfg(test)]
