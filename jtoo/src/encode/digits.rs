@@ -220,7 +220,7 @@ fn digit_count(v: u64) -> usize {
 }
 
 /// 10^0 ..= 10^19.
-static POW10: [u64; 20] = {
+pub(crate) static POW10: [u64; 20] = {
     let mut t = [1u64; 20];
     let mut i = 1;
     while i < 20 {
@@ -416,28 +416,28 @@ pub(crate) fn push_float(out: &mut Vec<u8>, negative: bool, d: u64, exp: i32) ->
     let groups = scale.div_ceil(3);
     let high = shifted / 1_000_000_000_000;
     let mut t = [b'0'; FLOAT_SCRATCH];
-    put_at(&mut t, 8, GROUPS[(high / 1_000_000 % 1000) as usize]);
-    put_at(
+    put(&mut t, 8, GROUPS[(high / 1_000_000 % 1000) as usize]);
+    put(
         &mut t,
         12,
         two_groups((high % 1_000_000) as u32).to_le_bytes(),
     );
-    put_at(
+    put(
         &mut t,
         20,
         two_groups((shifted / 1_000_000 % 1_000_000) as u32).to_le_bytes(),
     );
-    put_at(
+    put(
         &mut t,
         28,
         two_groups((shifted % 1_000_000) as u32).to_le_bytes(),
     );
     // The `_` after the last whole-part group.
     let point = 35 - 4 * groups;
-    put_at(&mut t, point, [b'.']);
+    put(&mut t, point, [b'.']);
     let whole_digits = digit_count(shifted).saturating_sub(3 * groups);
     let start = point - grouped_len(whole_digits.max(1));
-    put_at(&mut t, start.wrapping_sub(1), [b'-']);
+    put(&mut t, start.wrapping_sub(1), [b'-']);
     let start = start - usize::from(negative);
     let end = if scale == 0 {
         point + 2 // `.0`: the scratch is all `0` past the groups
@@ -450,14 +450,6 @@ pub(crate) fn push_float(out: &mut Vec<u8>, negative: bool, d: u64, exp: i32) ->
     }
     out.truncate(at + (end - start));
     true
-}
-
-/// [`put`] for the float scratch.
-#[inline(always)]
-fn put_at<const N: usize>(t: &mut [u8; FLOAT_SCRATCH], at: usize, bytes: [u8; N]) {
-    if let Some(to) = t.get_mut(at..at + N) {
-        to.copy_from_slice(&bytes);
-    }
 }
 
 #[cfg(test)]

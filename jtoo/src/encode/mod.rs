@@ -192,26 +192,11 @@ pub fn write_value(out: &mut Vec<u8>, v: &Value) -> Result<(), Error> {
     Ok(())
 }
 
-/// A decimal whose coefficient fits 64 bits with at most
-/// [`digits::MAX_U64_SCALE`] fraction digits straight to the digit writer
-/// (the common case), others through [`Decimal::encode`].
-#[inline(always)]
-fn write_decimal_fast(out: &mut Vec<u8>, d: &Decimal) {
-    let exp = d.exponent();
-    match u64::try_from(d.coefficient()) {
-        Ok(c) if digits::push_float(out, d.is_negative(), c, exp) => {}
-        Ok(c) if exp < 0 && exp.unsigned_abs() <= digits::MAX_U64_SCALE => {
-            digits::push_u64_decimal(out, d.is_negative(), c, exp.unsigned_abs());
-        }
-        _ => d.encode(out),
-    }
-}
-
 /// [`write_scalar`] inlined, for the loop over a list's items.
 #[inline(always)]
 fn write_scalar_inline(out: &mut Vec<u8>, v: &Value) {
     match v {
-        Value::Decimal(d) => write_decimal_fast(out, d),
+        Value::Decimal(d) => d.encode(out),
         Value::Integer(i) => i.encode(out),
         Value::String(s) => write_str(out, s),
         other => write_scalar(out, other),

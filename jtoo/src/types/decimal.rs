@@ -51,17 +51,6 @@ fn out_of_range(why: &'static str) -> Error {
     Error::new(ErrorKind::NumberOutOfRange(why))
 }
 
-/// 10^0 ..= 10^19.
-const POW10_U64: [u64; 20] = {
-    let mut t = [1u64; 20];
-    let mut i = 1;
-    while i < 20 {
-        t[i] = t[i - 1] * 10;
-        i += 1;
-    }
-    t
-};
-
 impl Decimal {
     /// Zero (`0.0`).
     pub const ZERO: Decimal = Decimal {
@@ -274,21 +263,16 @@ impl Decimal {
     }
 
     /// Appends the canonical text to `out`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn encode(&self, out: &mut Vec<u8>) {
         if self.hi == 0 {
             // Straight from the 64-bit coefficient in three-digit groups.
             if push_float(out, self.negative, self.lo, self.exp) {
                 return;
             }
+            // (Whole numbers below 2^64 are all taken by `push_float`.)
             if self.exp < 0 && self.exp.unsigned_abs() <= MAX_U64_SCALE {
                 return push_u64_decimal(out, self.negative, self.lo, self.exp.unsigned_abs());
-            }
-            if let Some(whole) = POW10_U64
-                .get(self.exp as usize)
-                .and_then(|p| self.lo.checked_mul(*p))
-            {
-                return push_u64_decimal(out, self.negative, whole, 0);
             }
         }
         self.write(out, true);

@@ -19,6 +19,7 @@
 #[cfg(test)]
 use super::pow10_126::K_MAX;
 use super::pow10_126::{G, K_MIN};
+use crate::encode::digits::POW10;
 
 /// `⌊q · log10 2⌋` for |q| ≤ 5 456 721.
 #[inline(always)]
@@ -94,25 +95,12 @@ impl Shortest {
 #[inline(always)]
 fn strip(d: &mut (u64, i32), inv: u64, n: u32) -> bool {
     let q = d.0.wrapping_mul(inv).rotate_right(n);
-    let fits = q <= u64::MAX / POW10_U64[n as usize];
+    let fits = q <= u64::MAX / POW10[n as usize];
     if fits {
         *d = (q, d.1 + n as i32);
     }
     fits
 }
-
-/// 10^0 ..= 10^8.
-const POW10_U64: [u64; 9] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-];
 
 /// 5^−1, 5^−2, 5^−4 and 5^−8 modulo 2^64.
 const INV5_1: u64 = 0xcccc_cccc_cccc_cccd;
