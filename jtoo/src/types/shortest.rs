@@ -19,7 +19,6 @@
 #[cfg(test)]
 use super::pow10_126::K_MAX;
 use super::pow10_126::{G, K_MIN};
-use crate::encode::digits::POW10;
 
 /// `⌊q · log10 2⌋` for |q| ≤ 5 456 721.
 #[inline(always)]
@@ -95,7 +94,7 @@ impl Shortest {
 #[inline(always)]
 fn strip(d: &mut (u64, i32), inv: u64, n: u32) -> bool {
     let q = d.0.wrapping_mul(inv).rotate_right(n);
-    let fits = q <= u64::MAX / POW10[n as usize];
+    let fits = q <= u64::MAX / 10u64.pow(n);
     if fits {
         *d = (q, d.1 + n as i32);
     }
