@@ -19,7 +19,7 @@
 pub(crate) mod digits;
 
 use crate::error::Error;
-use crate::scan::find_special;
+use crate::scan::find_special_in;
 use crate::types::{DateTime, Decimal, Integer, Timestamp};
 use crate::value::{Item, Value};
 use std::io::Write;
@@ -30,7 +30,7 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 #[inline]
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    match find_special(bytes) {
+    match find_special_in(bytes) {
         None => {
             // Nothing to escape (the common case): one reservation, one copy.
             out.reserve(bytes.len() + 2);
@@ -56,7 +56,7 @@ fn write_str_escaped(out: &mut Vec<u8>, mut bytes: &[u8], first: usize) {
         };
         out.extend_from_slice(&[b'\\', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
         bytes = rest;
-        next = find_special(bytes);
+        next = find_special_in(bytes);
     }
     out.extend_from_slice(bytes);
     out.push(b'"');
