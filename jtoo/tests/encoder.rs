@@ -40,6 +40,23 @@ fn strings_with_escapes_anywhere() {
     }
 }
 
+#[test]
+fn plain_strings_of_every_length() {
+    // Every length the short-string stores handle (and past them), with
+    // distinct bytes so a misplaced word shows, after text of any length.
+    for prefix in ["", "x", "[1,"] {
+        for len in 0..40 {
+            let s: String = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFé"
+                .chars()
+                .take(len)
+                .collect();
+            let mut out = prefix.as_bytes().to_vec();
+            encode::write_str(&mut out, &s);
+            assert_eq!(out, format!("{prefix}\"{s}\"").into_bytes(), "{len}");
+        }
+    }
+}
+
 fn list(items: Vec<Item>) -> Value {
     Value::List(items)
 }

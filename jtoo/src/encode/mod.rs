@@ -31,15 +31,42 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     match find_special_in(bytes) {
-        None => {
-            // Nothing to escape (the common case): one reservation, one copy.
-            out.reserve(bytes.len() + 2);
-            out.push(b'"');
-            out.extend_from_slice(bytes);
-            out.push(b'"');
-        }
+        None => push_quoted(out, bytes),
         Some(i) => write_str_escaped(out, bytes, i),
     }
+}
+
+/// Appends `"bytes"`. Strings of 4 to 16 bytes (most keys and many
+/// values) are stored as two overlapping words, the first and the last
+/// four or eight bytes, instead of a call to `memcpy`.
+#[inline(always)]
+fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
+    let len = bytes.len();
+    if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
+        && len <= 16
+    {
+        return digits::in_place::<24>(out, len + 2, |room, _| {
+            digits::put(room, 0, [b'"']);
+            digits::put(room, 1, *a);
+            digits::put(room, len - 7, *b);
+            digits::put(room, len + 1, [b'"']);
+        });
+    }
+    if let (Some(a), Some(b)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
+        && len < 8
+    {
+        return digits::in_place::<16>(out, len + 2, |room, _| {
+            digits::put(room, 0, [b'"']);
+            digits::put(room, 1, *a);
+            digits::put(room, len - 3, *b);
+            digits::put(room, len + 1, [b'"']);
+        });
+    }
+    // Nothing to escape: one reservation, one copy.
+    out.reserve(len + 2);
+    out.push(b'"');
+    out.extend_from_slice(bytes);
+    out.push(b'"');
 }
 
 /// [`write_str`] for a string with a byte to escape at `first`.
