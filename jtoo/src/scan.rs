@@ -92,7 +92,7 @@ pub(crate) fn find_special_in(bytes: &[u8]) -> Option<usize> {
     }
 }
 
-/// [`find_special`] for fewer than eight bytes.
+/// [`find_special_in`] for fewer than eight bytes.
 #[inline(always)]
 fn find_special_short(bytes: &[u8]) -> Option<usize> {
     let len = bytes.len();

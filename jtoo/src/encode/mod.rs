@@ -45,28 +45,35 @@ fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
     if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
         && len <= 16
     {
-        return digits::in_place::<24>(out, len + 2, |room, _| {
-            digits::put(room, 0, [b'"']);
-            digits::put(room, 1, *a);
-            digits::put(room, len - 7, *b);
-            digits::put(room, len + 1, [b'"']);
-        });
+        return push_quoted_words::<8, 24>(out, len, *a, *b);
     }
     if let (Some(a), Some(b)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
         && len < 8
     {
-        return digits::in_place::<16>(out, len + 2, |room, _| {
-            digits::put(room, 0, [b'"']);
-            digits::put(room, 1, *a);
-            digits::put(room, len - 3, *b);
-            digits::put(room, len + 1, [b'"']);
-        });
+        return push_quoted_words::<4, 16>(out, len, *a, *b);
     }
     // Nothing to escape: one reservation, one copy.
     out.reserve(len + 2);
     out.push(b'"');
     out.extend_from_slice(bytes);
     out.push(b'"');
+}
+
+/// Appends a quoted string of `len` bytes (`W ..= 2W`) given as its first
+/// and last `W` bytes, in an `R`-byte room.
+#[inline(always)]
+fn push_quoted_words<const W: usize, const R: usize>(
+    out: &mut Vec<u8>,
+    len: usize,
+    first: [u8; W],
+    last: [u8; W],
+) {
+    digits::in_place::<R>(out, len + 2, |room, _| {
+        digits::put(room, 0, [b'"']);
+        digits::put(room, 1, first);
+        digits::put(room, len + 1 - W, last);
+        digits::put(room, len + 1, [b'"']);
+    });
 }
 
 /// [`write_str`] for a string with a byte to escape at `first`.
