@@ -88,21 +88,37 @@ impl<'a> Reader<'a> {
             match self.value(depth)? {
                 Read::Value(v) => items.push(Item::Value(v)),
                 Read::Null => {
-                    self.pos = at;
-                    self.skip_ws();
-                    return Err(self.err(ErrorKind::Unencodable("JSON null has no JTOO form")));
+                    return Err(self.null_at(at));
                 }
             }
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Value::List(items));
-                }
-                None => return Err(self.err(ErrorKind::UnexpectedEnd)),
-                Some(_) => return Err(self.err(ErrorKind::ExpectedCommaOrEnd)),
+            if self.closes(b']', ErrorKind::ExpectedCommaOrEnd)? {
+                return Ok(Value::List(items));
             }
+        }
+    }
+
+    /// The error for a JSON `null` that starts at `at` (reported there).
+    fn null_at(&mut self, at: usize) -> Error {
+        self.pos = at;
+        self.skip_ws();
+        self.err(ErrorKind::Unencodable("JSON null has no JTOO form"))
+    }
+
+    /// After an array element or object member: `,` (another follows,
+    /// `false`) or `close` (`true`); anything else is `other`.
+    fn closes(&mut self, close: u8, other: ErrorKind) -> Result<bool, Error> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(b) if b == close => {
+                self.pos += 1;
+                Ok(true)
+            }
+            None => Err(self.err(ErrorKind::UnexpectedEnd)),
+            Some(_) => Err(self.err(other)),
         }
     }
 
@@ -133,20 +149,11 @@ impl<'a> Reader<'a> {
                 Read::Value(v) => items.push(Item::Pair(Pair::with_str_key(key, v))),
                 Read::Null if self.options.null_policy() == NullPolicy::OmitMembers => {}
                 Read::Null => {
-                    self.pos = at;
-                    self.skip_ws();
-                    return Err(self.err(ErrorKind::Unencodable("JSON null has no JTOO form")));
+                    return Err(self.null_at(at));
                 }
             }
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Value::List(items));
-                }
-                None => return Err(self.err(ErrorKind::UnexpectedEnd)),
-                Some(_) => return Err(self.err(ErrorKind::ExpectedValue)),
+            if self.closes(b'}', ErrorKind::ExpectedValue)? {
+                return Ok(Value::List(items));
             }
         }
     }
