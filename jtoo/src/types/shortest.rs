@@ -202,8 +202,19 @@ fn split(bits: u64, p: u32, exp_mask: u64, q_min: i32) -> Result<Scaled, Shortes
 }
 
 /// The shortest round-trip digits of a finite `f64`'s magnitude.
+///
+/// Normal floats off a power of two (all but a sliver of the values real
+/// data holds) take [`f64_one_product`]; the rest, and the rare cases it
+/// cannot settle, take the full Schubfach comparisons.
 #[inline]
 pub(crate) fn f64_shortest(v: f64) -> Shortest {
+    f64_one_product(v.to_bits()).unwrap_or_else(|| f64_schubfach(v))
+}
+
+/// Schubfach with its three products, for every finite `f64`.
+#[cold]
+#[inline(never)]
+fn f64_schubfach(v: f64) -> Shortest {
     let s = match split(v.to_bits(), 53, 0x7ff, -1074) {
         Ok(s) => s,
         Err(done) => return done,
@@ -214,6 +225,91 @@ pub(crate) fn f64_shortest(v: f64) -> Shortest {
     let vbl = rop(g1, g0, s.cbl << h);
     let vbr = rop(g1, g0, s.cbr << h);
     choose(vb, vbl, vbr, s.out, s.k)
+}
+
+/// `g(k)` as one 126-bit integer, indexed by `k - K_MIN`.
+static G128: [u128; G.len()] = {
+    let mut t = [0u128; G.len()];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = (G[i].0 as u128) << 63 | G[i].1 as u128;
+        i += 1;
+    }
+    t
+};
+
+/// How far the one-product estimates may be from the exact values, in
+/// units of 2^−64 (the analysis below bounds the error by 1).
+const SLACK: u64 = 4;
+
+/// The shortest digits of a normal `f64` whose significand bits are not
+/// all zero, from one 126 × 60-bit product, or `None` when the float is
+/// outside that set or a comparison falls within [`SLACK`] of its
+/// threshold (ties and near-ties; they need Schubfach's exact arithmetic).
+///
+/// With `v = c · 2^q` and `k = ⌊q · log10 2⌋ + 1`, the float scaled by
+/// 10^−k, `Y = v / 10^k`, has 15 or 16 digits before its point, and half
+/// the rounding interval scales to `H = 2^(q−1) / 10^k`, which lies in
+/// [0.05, 0.5). So:
+///
+/// - at most one whole number lies within `H` of `Y`: `⌊Y⌋` or `⌊Y⌋ + 1`.
+///   When one does, it is the shortest decimal in the interval.
+/// - otherwise the answer has one digit more: the closest multiple of
+///   10^(k−1), `round(10 · Y)`, which is always inside since `10 · H` ≥
+///   ½.
+///
+/// `g(k) · 2^r` is 10^−k to within a factor 1 + 2^−125, so
+/// `Y = c · 2^h · g(k) / 2^132` (with `h` in 3 ..= 7 placing the point)
+/// is found to within 2^−8 units of 2^−64, and the product's truncation
+/// adds less than one more; `H`, read off `g(k)` by a shift, is as close.
+/// Every decision taken more than [`SLACK`] units from its threshold is
+/// therefore the exact one, and the result is Schubfach's.
+#[inline(always)]
+fn f64_one_product(bits: u64) -> Option<Shortest> {
+    let t = bits & ((1 << 52) - 1);
+    let bq = ((bits >> 52) & 0x7ff) as i32;
+    if bq == 0 || bq == 0x7ff || t == 0 {
+        return None;
+    }
+    let c = t | 1 << 52;
+    let q = bq - 1075;
+    // Whole numbers below 2^53 are their own shortest digits.
+    if (-52..=0).contains(&q) {
+        let f = c >> -q;
+        if f << -q == c {
+            return Some(Shortest::new(f, 0));
+        }
+    }
+    let k = flog10_pow2(q) + 1;
+    // (`k` exceeds the table only for the largest binade.)
+    let g = *G128.get(usize::try_from(k - K_MIN).ok()?)?;
+    let h = (q + flog2_pow10(-k) + 7) as u32;
+    let x = u128::from(c << h);
+    // ⌊x · g / 2^64⌋, exactly, then Y in 64.64 fixed point.
+    let p = x * (g >> 64) + ((x * (g & u128::from(u64::MAX))) >> 64);
+    let y = p >> 4;
+    let (n, f) = ((y >> 64) as u64, y as u64);
+    let half = (g >> (69 - h)) as u64;
+    if f < half - SLACK {
+        return Some(Shortest::new(n, k));
+    }
+    let up = u128::from(f) + u128::from(half);
+    if up > (1 << 64) + u128::from(SLACK) {
+        return Some(Shortest::new(n + 1, k));
+    }
+    if f <= half + SLACK || up + u128::from(SLACK) >= 1 << 64 {
+        return None;
+    }
+    // One digit more, rounded to nearest (a tie needs the exact value).
+    let ten = u128::from(f) * 10;
+    let (digit, rest) = ((ten >> 64) as u64, ten as u64);
+    if rest.abs_diff(1 << 63) <= 4 * SLACK {
+        return None;
+    }
+    Some(Shortest::new(
+        n * 10 + digit + u64::from(rest > 1 << 63),
+        k - 1,
+    ))
 }
 
 /// Round to odd of `g · cp / 2^95` with a 64-bit `g` (for `f32`).
@@ -266,6 +362,10 @@ mod tests {
                 // `cbr << h` stays below 2^61.
                 assert!((2..=5).contains(&(q + flog2_pow10(-k) + 2)), "h for {q}");
             }
+            // The one-product path's shift: `c << h` below 2^60 and
+            // `g >> (69 − h)` below 2^64.
+            let k = flog10_pow2(q) + 1;
+            assert!((3..=7).contains(&(q + flog2_pow10(-k) + 7)), "h for {q}");
         }
     }
 
@@ -409,6 +509,51 @@ mod tests {
             if v.is_finite() {
                 check64(v);
             }
+        }
+    }
+
+    /// The one-product path agrees with Schubfach wherever it answers,
+    /// answers for nearly every float, and leaves the near-ties alone.
+    #[test]
+    fn one_product_agrees_with_schubfach() {
+        let mut answered = 0;
+        let mut total = 0;
+        let mut check = |v: f64| {
+            let bits = v.to_bits();
+            if let Some(fast) = f64_one_product(bits) {
+                assert_eq!(fast, f64_schubfach(v), "{v:e} ({bits:#x})");
+                answered += 1;
+            }
+            total += 1;
+        };
+        for bits in random_bits(0x2545_f491_4f6c_dd1d).take(400_000) {
+            let v = f64::from_bits(bits);
+            if v.is_finite() {
+                check(v);
+            }
+        }
+        // Short decimals at every scale, the shapes data mostly holds.
+        for (i, bits) in random_bits(7).take(200_000).enumerate() {
+            let digits = bits % 10u64.pow((bits >> 59) as u32 % 17 + 1);
+            let exp = (i % 60) as i32 - 40;
+            if let Ok(v) = format!("{digits}e{exp}").parse::<f64>() {
+                check(v);
+            }
+        }
+        assert!(answered * 100 > total * 99, "{answered} of {total}");
+        // Near-ties found by a search over random decimals: the fast path
+        // declines them and the answer is still the shortest.
+        for bits in [
+            0x43a8_b2ba_d466_9a7a_u64,
+            0x4301_60e4_185d_004e,
+            0xc2ec_c2ee_f3be_b264,
+        ] {
+            assert_eq!(f64_one_product(bits), None, "{bits:#x}");
+            check64(f64::from_bits(bits));
+        }
+        // Outside its set: subnormals, powers of two, the top binade.
+        for bits in [1, 1 << 52, 0x7fe0_0000_0000_0001] {
+            assert_eq!(f64_one_product(bits), None, "{bits:#x}");
         }
     }
 
