@@ -8,6 +8,13 @@
 //! [`super::pow10_126`]) with round-to-odd products, then pick among at most
 //! four candidates with exact integer comparisons.
 //!
+//! For `f64`, a shortcut comes first (`f64_one_product`): scaled one power
+//! of ten further, the float needs one product instead of three, and the
+//! shorter candidate falls out of its whole part and the longer one's last
+//! digit out of its fraction. It declines the floats at a binade's bottom
+//! edge and any comparison too close to call; Schubfach answers those.
+//! Canada's 111,080 floats: 42.2M → 36.9M instructions to serialize.
+//!
 //! The result is the *shortest* decimal in the rounding interval, the one
 //! closest to the float among those, ties to an even last digit: the
 //! digits `ryu`, `zmij` and JavaScript print. (Java's `Double.toString`,
