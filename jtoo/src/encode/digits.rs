@@ -257,6 +257,15 @@ fn two_groups(v: u32) -> u64 {
     word(hi) | word(lo) << 32
 }
 
+/// Stores the nine digits of `v` < 10^9 at `t[at..at + 12]` as three
+/// groups, `abc_def_ghi_`.
+#[inline(always)]
+fn put_three_groups<const R: usize>(t: &mut [u8; R], at: usize, v: u32) {
+    let (first, rest) = (v / 1_000_000, v % 1_000_000);
+    put(t, at, GROUPS[first as usize % 1000]);
+    put(t, at + 4, two_groups(rest).to_le_bytes());
+}
+
 /// Stores `bytes` at `room[at..]` (nothing when it does not fit, which the
 /// callers' length arithmetic rules out).
 #[inline(always)]
@@ -404,7 +413,7 @@ const FLOAT_SCRATCH: usize = 72;
 /// below 2^64; `false` (nothing written) otherwise.
 ///
 /// The digits are shifted so the fraction is a whole number of groups,
-/// split into seven three-digit groups (`ttt_aaa_aaa_bbb_bbb_ccc_ccc_`),
+/// split into seven three-digit groups (`ttt_aaa_aaa_aaa_bbb_bbb_bbb_`),
 /// the `_` after the last whole-part group becomes the point, and the text
 /// is cut out around it: no per-digit loop.
 #[inline]
@@ -424,24 +433,14 @@ pub(crate) fn push_float(out: &mut Vec<u8>, negative: bool, d: u64, exp: i32) ->
         }
     };
     let groups = scale.div_ceil(3);
-    let high = shifted / 1_000_000_000_000;
+    // Below 10^19: one digit, then two nine-digit halves of three groups.
+    let high = shifted / 1_000_000_000;
+    let (top, mid) = (high / 1_000_000_000, (high % 1_000_000_000) as u32);
+    let low = (shifted - high * 1_000_000_000) as u32;
     let mut t = [b'0'; FLOAT_SCRATCH];
-    put(&mut t, 8, GROUPS[(high / 1_000_000 % 1000) as usize]);
-    put(
-        &mut t,
-        12,
-        two_groups((high % 1_000_000) as u32).to_le_bytes(),
-    );
-    put(
-        &mut t,
-        20,
-        two_groups((shifted / 1_000_000 % 1_000_000) as u32).to_le_bytes(),
-    );
-    put(
-        &mut t,
-        28,
-        two_groups((shifted % 1_000_000) as u32).to_le_bytes(),
-    );
+    put(&mut t, 8, GROUPS[top as usize % 1000]);
+    put_three_groups(&mut t, 12, mid);
+    put_three_groups(&mut t, 24, low);
     // The `_` after the last whole-part group.
     let point = 35 - 4 * groups;
     put(&mut t, point, [b'.']);
