@@ -156,6 +156,19 @@ fn choose(vb: u64, vbl: u64, vbr: u64, out: u64, k: i32) -> Shortest {
     Shortest::new(if pick_s { s } else { t }, k)
 }
 
+/// `c · 2^q` as its own shortest digits when it is a whole number below
+/// 2^(p−1) (`p` significand bits).
+#[inline(always)]
+fn whole_number(c: u64, q: i32, p: u32) -> Option<Shortest> {
+    if (-(p as i32 - 1)..=0).contains(&q) {
+        let f = c >> -q;
+        if f << -q == c {
+            return Some(Shortest::new(f, 0));
+        }
+    }
+    None
+}
+
 /// A finite float as `c · 2^q` with the ends of its rounding interval,
 /// all times four (`cb` = 4c, `cbl`, `cbr`), and `k`, the power of ten
 /// that scales the interval to a width of 1 ..= 10 units.
@@ -184,12 +197,8 @@ fn split(bits: u64, p: u32, exp_mask: u64, q_min: i32) -> Result<Scaled, Shortes
     } else {
         return Err(Shortest { digits: 0, exp: 0 });
     };
-    // Whole numbers below 2^(p−1) are their own shortest digits.
-    if (-(p as i32 - 1)..=0).contains(&q) {
-        let f = c >> -q;
-        if f << -q == c {
-            return Err(Shortest::new(f, 0));
-        }
+    if let Some(whole) = whole_number(c, q, p) {
+        return Err(whole);
     }
     let cb = c << 2;
     let (cbl, k) = if c != c_min || q == q_min {
@@ -265,7 +274,8 @@ const SLACK: u64 = 4;
 ///   10^(k−1), `round(10 · Y)`, which is always inside since `10 · H` ≥
 ///   ½.
 ///
-/// `g(k) · 2^r` is 10^−k to within a factor 1 + 2^−125, so
+/// `g(k) · 2^r` (`r` as in [`super::pow10_126`]) is 10^−k to within a
+/// factor 1 + 2^−125, so
 /// `Y = c · 2^h · g(k) / 2^132` (with `h` in 3 ..= 7 placing the point)
 /// is found to within 2^−8 units of 2^−64, and the product's truncation
 /// adds less than one more; `H`, read off `g(k)` by a shift, is as close.
@@ -280,12 +290,8 @@ fn f64_one_product(bits: u64) -> Option<Shortest> {
     }
     let c = t | 1 << 52;
     let q = bq - 1075;
-    // Whole numbers below 2^53 are their own shortest digits.
-    if (-52..=0).contains(&q) {
-        let f = c >> -q;
-        if f << -q == c {
-            return Some(Shortest::new(f, 0));
-        }
+    if let Some(whole) = whole_number(c, q, 53) {
+        return Some(whole);
     }
     let k = flog10_pow2(q) + 1;
     // (`k` exceeds the table only for the largest binade.)
@@ -307,7 +313,8 @@ fn f64_one_product(bits: u64) -> Option<Shortest> {
     if f <= half + SLACK || up + u128::from(SLACK) >= 1 << 64 {
         return None;
     }
-    // One digit more, rounded to nearest (a tie needs the exact value).
+    // One digit more, rounded to nearest (a tie needs the exact value;
+    // ten times the fraction carries ten times its error).
     let ten = u128::from(f) * 10;
     let (digit, rest) = ((ten >> 64) as u64, ten as u64);
     if rest.abs_diff(1 << 63) <= 4 * SLACK {
