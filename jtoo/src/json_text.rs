@@ -74,15 +74,24 @@ impl<'a> Reader<'a> {
             .ok_or_else(|| self.err(ErrorKind::DepthLimitExceeded))
     }
 
-    fn array(&mut self, depth: usize) -> Result<Value, Error> {
+    /// Steps over an array's or object's opening bracket: the depth left
+    /// for its members, or `None` when `close` follows at once (empty).
+    fn open(&mut self, depth: usize, close: u8) -> Result<Option<usize>, Error> {
         let depth = self.enter(depth)?;
         self.pos += 1;
-        let mut items = Vec::new();
         self.skip_ws();
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(close) {
             self.pos += 1;
-            return Ok(Value::List(items));
+            return Ok(None);
         }
+        Ok(Some(depth))
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value, Error> {
+        let mut items = Vec::new();
+        let Some(depth) = self.open(depth, b']')? else {
+            return Ok(Value::List(items));
+        };
         loop {
             let at = self.pos;
             match self.value(depth)? {
@@ -123,14 +132,10 @@ impl<'a> Reader<'a> {
     }
 
     fn object(&mut self, depth: usize) -> Result<Value, Error> {
-        let depth = self.enter(depth)?;
-        self.pos += 1;
         let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
+        let Some(depth) = self.open(depth, b'}')? else {
             return Ok(Value::List(items));
-        }
+        };
         loop {
             self.skip_ws();
             if self.peek() != Some(b'"') {

@@ -15,6 +15,15 @@ use benches::{
 };
 use std::hint::black_box;
 
+/// The frame workload's message shape: `large` or (anything else) small.
+fn shape_of(file: &str) -> Shape {
+    if file == "large" {
+        Shape::LARGE
+    } else {
+        Shape::SMALL
+    }
+}
+
 fn main() -> Result<(), BoxError> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let what = args.first().map_or("parse", String::as_str);
@@ -49,11 +58,7 @@ fn main() -> Result<(), BoxError> {
             }
         }
         "frame-decode" => {
-            let shape = if file == "large" {
-                Shape::LARGE
-            } else {
-                Shape::SMALL
-            };
+            let shape = shape_of(file);
             // The inputs stay alive, as in `frame-decode-ldc`: freeing them
             // before the runs would charge the first run's allocation
             // with consolidating the heap.
@@ -65,11 +70,7 @@ fn main() -> Result<(), BoxError> {
             }
         }
         "frame-decode-ldc" => {
-            let shape = if file == "large" {
-                Shape::LARGE
-            } else {
-                Shape::SMALL
-            };
+            let shape = shape_of(file);
             let messages = shape.messages();
             let encoded = encode_length_delimited(&mut length_delimited(shape), &messages)?;
             for _ in 0..runs {
@@ -77,11 +78,7 @@ fn main() -> Result<(), BoxError> {
             }
         }
         "frame-encode" | "frame-encode-ldc" => {
-            let shape = if file == "large" {
-                Shape::LARGE
-            } else {
-                Shape::SMALL
-            };
+            let shape = shape_of(file);
             let messages = shape.messages();
             let frames = frames_of(&messages);
             for _ in 0..runs {
