@@ -31,10 +31,7 @@ pub enum Number {
 /// ```
 #[inline(always)]
 pub fn number(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
-    if !syntax.is_lenient()
-        && let Some(s) = scan_strict(input)
-        && let Some(rest) = input.get(s.len..)
-    {
+    if let Some((rest, s)) = strict_fast(input, syntax) {
         return Ok((rest, s.number()));
     }
     number_general(input, syntax)
@@ -53,10 +50,7 @@ pub fn number(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
 /// ```
 #[inline(always)]
 pub fn number_f64(input: &[u8], syntax: Syntax) -> PResult<'_, f64> {
-    if !syntax.is_lenient()
-        && let Some(s) = scan_strict(input)
-        && let Some(rest) = input.get(s.len..)
-    {
+    if let Some((rest, s)) = strict_fast(input, syntax) {
         return Ok((rest, s.to_f64()));
     }
     number_f64_general(input, syntax)
@@ -77,6 +71,17 @@ pub fn strict_f64_prefix(input: &[u8]) -> Option<(usize, f64)> {
     scan_strict(input).map(|s| (s.len, s.to_f64()))
 }
 
+/// The common case every number production tries first: a strict number
+/// [`scan_strict`] reads whole, and the input after it.
+#[inline(always)]
+fn strict_fast(input: &[u8], syntax: Syntax) -> Option<(&[u8], Scanned)> {
+    if syntax.is_lenient() {
+        return None;
+    }
+    let s = scan_strict(input)?;
+    Some((input.get(s.len..)?, s))
+}
+
 #[inline(never)]
 fn number_f64_general(input: &[u8], syntax: Syntax) -> PResult<'_, f64> {
     let (rest, n) = number_general(input, syntax)?;
@@ -91,10 +96,7 @@ fn number_f64_general(input: &[u8], syntax: Syntax) -> PResult<'_, f64> {
 /// the decimal digits).
 #[inline]
 pub fn number_f32(input: &[u8], syntax: Syntax) -> PResult<'_, f32> {
-    if !syntax.is_lenient()
-        && let Some(s) = scan_strict(input)
-        && let Some(rest) = input.get(s.len..)
-    {
+    if let Some((rest, s)) = strict_fast(input, syntax) {
         return Ok((rest, s.to_f32()));
     }
     let (rest, n) = number_general(input, syntax)?;
