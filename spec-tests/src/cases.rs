@@ -70,6 +70,10 @@ pub struct Case {
     pub path: PathBuf,
     /// What kind of case it is.
     pub kind: Kind,
+    /// For a strict-invalid case: HTOO accepts it (one of HTOO's leniencies
+    /// makes it valid), so an HTOO decoder is not asked to reject it. Listed
+    /// in `invalid/jtoo/HTOO-ACCEPTS`.
+    pub htoo_accepts: bool,
 }
 
 impl Case {
@@ -111,8 +115,32 @@ pub fn revisions(cases_dir: &Path) -> std::io::Result<Vec<String>> {
     Ok(revs)
 }
 
+/// The file listing the strict-invalid cases that HTOO accepts, relative to
+/// the revision folder: one case id per line, `#` comments.
+pub const HTOO_ACCEPTS_FILE: &str = "invalid/jtoo/HTOO-ACCEPTS";
+
+/// The ids listed in [`HTOO_ACCEPTS_FILE`] (empty when the file is absent).
+pub fn htoo_accepts(rev_dir: &Path) -> std::io::Result<Vec<String>> {
+    let path = rev_dir.join(HTOO_ACCEPTS_FILE);
+    if !path.is_file() {
+        return Ok(Vec::new());
+    }
+    Ok(id_list(&std::fs::read_to_string(path)?))
+}
+
+/// The entries of a list file: one per line, `#` starts a comment, blank
+/// lines are ignored (skip lists and [`HTOO_ACCEPTS_FILE`]).
+pub fn id_list(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// Every case of the revision folder `rev_dir`, sorted by id.
 pub fn load(rev_dir: &Path) -> std::io::Result<Vec<Case>> {
+    let accepts = htoo_accepts(rev_dir)?;
     let mut files = Vec::new();
     walk(rev_dir, &mut files)?;
     let mut cases = Vec::new();
@@ -126,10 +154,26 @@ pub fn load(rev_dir: &Path) -> std::io::Result<Vec<Case>> {
             .collect::<Vec<_>>()
             .join("/");
         if let Some(kind) = classify(&id) {
-            cases.push(Case { id, path, kind });
+            let htoo_accepts = kind == Kind::Invalid(Syntax::Jtoo) && accepts.contains(&id);
+            cases.push(Case {
+                id,
+                path,
+                kind,
+                htoo_accepts,
+            });
         }
     }
     cases.sort_by(|a, b| a.id.cmp(&b.id));
+    if let Some(missing) = accepts.iter().find(|id| {
+        !cases
+            .iter()
+            .any(|c| &c.id == *id && c.kind == Kind::Invalid(Syntax::Jtoo))
+    }) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{HTOO_ACCEPTS_FILE} names {missing:?}, which is no invalid/jtoo case"),
+        ));
+    }
     Ok(cases)
 }
 

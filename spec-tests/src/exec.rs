@@ -1,14 +1,22 @@
 //! Running an external command on one input, with a time limit.
 //!
 //! The command is a shell command line (`sh -c CMD` on Unix, `cmd /C CMD` on
-//! Windows), so `"python3 my_decoder.py --strict"` works as written. On
-//! timeout the runner kills the process it started (only that one) and stops
-//! waiting for its output: a grandchild that still holds the pipes is left to
-//! finish on its own, and its output is ignored.
+//! Windows, passed to `cmd` verbatim so that its own quoting rules apply), so
+//! `"python3 my_decoder.py --strict"` works as written.
+//!
+//! Nothing a command starts outlives its check. On Unix the shell is started
+//! as the leader of a new process group, and when the run ends (the shell
+//! exited, or the time limit passed) the whole group is killed: a decoder
+//! that the shell started, and any child that decoder forked, go with it. On
+//! Windows a timed-out command's process tree is killed with
+//! `taskkill /T /F`. If the output pipes are still held open after that (a
+//! process left the group on purpose), the runner stops waiting once the
+//! time limit has passed and reports a timeout.
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
 /// How a run ended.
@@ -30,7 +38,8 @@ pub enum Outcome {
         /// Everything written to stderr.
         stderr: Vec<u8>,
     },
-    /// The process ran longer than the limit and was killed.
+    /// The process ran longer than the limit (or left its output open that
+    /// long) and was killed with everything it started.
     TimedOut,
     /// The command could not be started.
     SpawnFailed(String),
@@ -64,8 +73,10 @@ pub fn stderr_tail(stderr: &[u8]) -> String {
     }
 }
 
-/// Runs `cmd` with `input` on stdin and the extra environment `env`.
+/// Runs `cmd` with `input` on stdin and the extra environment `env`; kills
+/// everything it started once it ends or `timeout` passes.
 pub fn run(cmd: &str, input: &[u8], timeout: Duration, env: &[(&str, &str)]) -> Outcome {
+    let deadline = Instant::now() + timeout;
     let mut command = shell(cmd);
     command
         .stdin(Stdio::piped())
@@ -74,37 +85,45 @@ pub fn run(cmd: &str, input: &[u8], timeout: Duration, env: &[(&str, &str)]) -> 
     for (k, v) in env {
         command.env(k, v);
     }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // The shell leads a new group (pgid = its pid): see `kill_group`.
+        command.process_group(0);
+    }
     let mut child = match command.spawn() {
         Ok(c) => c,
         Err(e) => return Outcome::SpawnFailed(e.to_string()),
     };
-    let stdin = child.stdin.take();
-    let input = input.to_vec();
     // A program may exit without reading its input: a broken pipe is fine.
-    let writer = std::thread::spawn(move || {
-        if let Some(mut stdin) = stdin {
+    // The writer is never joined: a process that escaped the group may hold
+    // stdin open without reading it.
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = input.to_vec();
+        std::thread::spawn(move || {
             let _ = stdin.write_all(&input);
-        }
-    });
+        });
+    }
     let stdout = child.stdout.take().map(reader);
     let stderr = child.stderr.take().map(reader);
     let status = match child.wait_timeout(timeout) {
         Ok(Some(status)) => status,
         Ok(None) | Err(_) => {
+            // Still running (so its pid, the group id, cannot be reused yet).
+            kill_group(&child);
+            kill_tree_on_timeout(&child);
             let _ = child.kill();
             let _ = child.wait();
-            // The I/O threads are detached, not joined: a grandchild may
-            // still hold the pipes open.
             return Outcome::TimedOut;
         }
     };
-    let _ = writer.join();
-    let stdout = stdout
-        .map(|h| h.join().unwrap_or_default())
-        .unwrap_or_default();
-    let stderr = stderr
-        .map(|h| h.join().unwrap_or_default())
-        .unwrap_or_default();
+    // The shell has exited; whatever it left running in its group goes too,
+    // so that a background child holding the pipes cannot stall the runner.
+    kill_group(&child);
+    let (Some(stdout), Some(stderr)) = (collect(stdout, deadline), collect(stderr, deadline))
+    else {
+        return Outcome::TimedOut;
+    };
     match status.code() {
         Some(code) => Outcome::Exited {
             code,
@@ -118,20 +137,68 @@ pub fn run(cmd: &str, input: &[u8], timeout: Duration, env: &[(&str, &str)]) -> 
     }
 }
 
-fn reader<R: Read + Send + 'static>(mut r: R) -> std::thread::JoinHandle<Vec<u8>> {
+/// Reads a pipe to its end on a thread; the bytes arrive on the channel.
+fn reader<R: Read + Send + 'static>(mut r: R) -> mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = r.read_to_end(&mut buf);
-        buf
-    })
+        let _ = tx.send(buf);
+    });
+    rx
 }
 
+/// The bytes of a pipe, or `None` if it is still open at the deadline (a
+/// short grace period is allowed when the deadline has already passed).
+fn collect(pipe: Option<mpsc::Receiver<Vec<u8>>>, deadline: Instant) -> Option<Vec<u8>> {
+    let Some(pipe) = pipe else {
+        return Some(Vec::new());
+    };
+    let wait = deadline
+        .saturating_duration_since(Instant::now())
+        .max(Duration::from_millis(100));
+    pipe.recv_timeout(wait).ok()
+}
+
+/// Kills the process group the shell leads (Unix); errors (the group is
+/// already gone) are ignored.
+#[cfg(unix)]
+fn kill_group(child: &Child) {
+    use rustix::process::{Pid, Signal, kill_process_group};
+    let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+}
+
+#[cfg(not(unix))]
+fn kill_group(_child: &Child) {}
+
+/// Kills a timed-out command's process tree (Windows: `cmd` does not take
+/// its children with it).
+#[cfg(windows)]
+fn kill_tree_on_timeout(child: &Child) {
+    let _ = Command::new("taskkill")
+        .args(["/T", "/F", "/PID", &child.id().to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+#[cfg(not(windows))]
+fn kill_tree_on_timeout(_child: &Child) {}
+
 fn shell(cmd: &str) -> Command {
-    if cfg!(windows) {
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        // `cmd /C` parses the rest of its command line itself; Rust's
+        // argument quoting would wrap a command holding spaces or quotes in
+        // another pair of quotes and change its meaning.
         let mut c = Command::new("cmd");
-        c.arg("/C").arg(cmd);
+        c.arg("/C").raw_arg(cmd);
         c
-    } else {
+    }
+    #[cfg(not(windows))]
+    {
         let mut c = Command::new("sh");
         c.arg("-c").arg(cmd);
         c
@@ -180,6 +247,77 @@ mod tests {
     fn timeout_is_reported() {
         let o = run("exec sleep 5", b"", Duration::from_millis(300), &[]);
         assert!(matches!(o, Outcome::TimedOut), "{o:?}");
+    }
+
+    /// Whether process `pid` is gone (a zombie counts as gone: it runs no
+    /// more). Polls for up to ten seconds: the killed process is reaped by
+    /// its new parent, not by us.
+    fn gone(pid: &str) -> bool {
+        for _ in 0..200 {
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+            let alive = match state {
+                // The state follows the command name in parentheses.
+                Ok(s) => s
+                    .rsplit_once(')')
+                    .is_some_and(|(_, r)| !r.trim_start().starts_with('Z')),
+                Err(_) => Command::new("kill")
+                    .args(["-0", pid])
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success()),
+            };
+            if !alive {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+
+    fn child_pid(file: &std::path::Path) -> String {
+        let pid = std::fs::read_to_string(file).unwrap().trim().to_string();
+        assert!(
+            !pid.is_empty() && pid.bytes().all(|c| c.is_ascii_digit()),
+            "{pid:?}"
+        );
+        pid
+    }
+
+    #[test]
+    fn a_timeout_kills_the_forked_child_too() {
+        // The shell forks a child that hangs, and waits for it: the old
+        // runner killed only the shell and left `sleep` running.
+        let dir = std::env::temp_dir().join(format!("spec-tests-exec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("timeout.pid");
+        let cmd = format!("sleep 1000 & echo $! > '{}'; wait", pidfile.display());
+        let o = run(&cmd, b"", Duration::from_millis(500), &[]);
+        assert!(matches!(o, Outcome::TimedOut), "{o:?}");
+        let pid = child_pid(&pidfile);
+        assert!(gone(&pid), "the forked child {pid} outlived the timeout");
+    }
+
+    #[test]
+    fn a_background_child_holding_stdout_is_killed_at_exit() {
+        // The shell exits at once but its child keeps stdout open: the run
+        // still ends with the shell's exit code, and the child is gone.
+        let dir = std::env::temp_dir().join(format!("spec-tests-exec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pidfile = dir.join("background.pid");
+        let cmd = format!(
+            "sleep 1000 & echo $! > '{}'; echo out; exit 1",
+            pidfile.display()
+        );
+        let o = run(&cmd, b"", Duration::from_secs(30), &[]);
+        match o {
+            Outcome::Exited { code, stdout, .. } => {
+                assert_eq!(code, 1);
+                assert_eq!(stdout, b"out\n");
+            }
+            other => panic!("{other:?}"),
+        }
+        let pid = child_pid(&pidfile);
+        assert!(gone(&pid), "the background child {pid} outlived the run");
     }
 
     #[test]

@@ -302,7 +302,9 @@ fn skips_are_reported_and_stale_skips_detected() {
     ]);
     assert_eq!(count(&report, "skipped"), 1);
     assert_eq!(count(&report, "stale"), 1);
-    assert_eq!(count(&report, "failed"), 1, "{report}"); // in-list.jtoo
+    // Every other valid bool case fails (lists, and `N`-holding ones).
+    let others = count_cases("valid/jtoo/bool/", ".jtoo") - 2;
+    assert_eq!(count(&report, "failed"), others, "{report}");
     assert_eq!(report["unused_skips"][0], "valid/jtoo/nothing-here");
     assert_eq!(code, 1);
     // Text output ends with the summary line.
@@ -319,7 +321,10 @@ fn skips_are_reported_and_stale_skips_detected() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("STALE valid/jtoo/bool/yes.jtoo"), "{text}");
-    assert_eq!(text.lines().last(), Some("1 passed, 1 failed, 1 skipped"));
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("1 passed, {others} failed, 1 skipped").as_str())
+    );
 }
 
 #[test]
@@ -347,4 +352,51 @@ fn encoder_and_greeting_protocols_judge_outcomes() {
         count(&report, "passed"),
         count_cases("greeting/reply-505/", ".frames")
     );
+}
+
+#[test]
+fn a_crash_on_an_implementation_defined_case_is_a_failure() {
+    // Accepting or rejecting 100,000 nested lists are both fine; crashing is not.
+    let cmd = script("killed-open.sh", "cat >/dev/null\nkill -9 $$");
+    let (code, report) = run(&["--decoder", &cmd, "--only", "implementation-defined/jtoo/"]);
+    assert_eq!(code, 1);
+    let cases = count_cases("implementation-defined/jtoo/", ".jtoo");
+    assert!(cases >= 5);
+    assert_eq!(count(&report, "failed"), cases, "{report}");
+    assert_eq!(count(&report, "implementation_defined"), 0);
+    for f in failures(&report) {
+        assert!(f.contains("crash on an implementation-defined case"), "{f}");
+    }
+    // Rejecting them is reported, not counted.
+    let reject = script("reject-open.sh", "cat >/dev/null\nexit 1");
+    let (code, report) = run(&[
+        "--decoder",
+        &reject,
+        "--only",
+        "implementation-defined/jtoo/",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(count(&report, "implementation_defined"), cases);
+}
+
+#[test]
+fn htoo_mode_runs_the_strict_invalid_cases_that_stay_invalid() {
+    let reject = script("reject-all-htoo.sh", "cat >/dev/null\nexit 1");
+    let (_, report) = run(&["--htoo", "--decoder", &reject]);
+    let dir = spec_tests::cases::default_cases_dir();
+    let rev = dir.join(spec_tests::latest_revision(&dir).unwrap());
+    let accepted_by_htoo = spec_tests::cases::htoo_accepts(&rev).unwrap().len() as u64;
+    assert!(accepted_by_htoo >= 40, "{accepted_by_htoo}");
+    let strict_invalid = count_cases("invalid/jtoo/", ".jtoo");
+    // A decoder that rejects everything passes exactly the invalid checks.
+    assert_eq!(
+        count(&report, "passed"),
+        count_cases("invalid/htoo/", ".htoo") + strict_invalid - accepted_by_htoo,
+        "{report}"
+    );
+    let results = report["results"].as_array().unwrap();
+    let ran = |id: &str| results.iter().any(|r| r["id"] == id);
+    assert!(ran("invalid/jtoo/string/utf8-surrogate-d800.jtoo"));
+    assert!(ran("invalid/jtoo/datetime/week-53-2023.jtoo"));
+    assert!(!ran("invalid/jtoo/integer/missing-separator-01.jtoo"));
 }

@@ -135,6 +135,7 @@ CLAUSES = [
     ("d.htoo-comments", "Decision", "HTOO comments do not nest; an unclosed comment or a document of only comments is an error."),
     ("d.htoo-ambiguous-key", "Decision", "HTOO `[T10 :20]` is an ambiguous key too (our erratum X1)."),
     ("d.frame-empty", "Decision", "An empty JTOO section means no document; a non-empty one is one strict JTOO document."),
+    ("s.greet-precedence", "Suite reading", "A greeting that must be terminated (duplicate key, oversize, bad shape) is terminated even when it names an unsupported protocol; frames after the greeting in the same read belong to the protocol."),
     ("d.greet-shape", "Decision", "The greeting is `[[pairs]]` or `[pairs]`; keys strings; exactly one string `protocol`; otherwise terminate."),
     # Errata.
     ("E1", "Erratum", "`[t,f]` predates `Y`/`N`."),
@@ -330,8 +331,10 @@ V("bool", "no", "N", "bool.yn")
 V("bool", "in-list", "[Y,N,Y]", "bool.yn")
 for n, t in [("lower-y", "y"), ("lower-n", "n"), ("json-true", "true"), ("json-false", "false"),
              ("letter-t", "t"), ("letter-f", "f"), ("yes-word", "Yes"), ("two-letters", "YN"),
-             ("upper-true", "TRUE"), ("digit-one-as-bool", "[Y,1x]")]:
+             ("upper-true", "TRUE")]:
     X("bool", n, t, "bool.yn")
+# `1` is an integer, never a boolean: the type survives decoding.
+V("bool", "digit-one-is-an-integer", "[Y,1,N,0]", "bool.yn", "int.base10")
 
 # ------------------------------ integer -------------------------------------
 for n, t, cl in [
@@ -379,7 +382,7 @@ for n, t, cl in [
     ("trailing-underscore", "1_", ("int.groups",)),
     ("trailing-underscore-after-group", "1_000_", ("int.groups",)),
     ("double-underscore", "1__000", ("int.groups",)),
-    ("comma-separator", "[1,000]x", ("int.groups",)),
+    ("comma-separator", "1,000", ("int.groups", "doc.single")),
     ("hex", "0x10", ("int.base10",)),
     ("exponent", "1e3", ("int.base10",)),
     ("letter-suffix", "1a", ("int.base10",)),
@@ -423,7 +426,7 @@ for n, t, cl in [
     ("exponent-01", "1.0e3", ("d.decimal-form",)),
     ("exponent-02", "1.5E-3", ("d.decimal-form",)),
     ("two-points", "1.0.0", ("d.decimal-form",)),
-    ("comma-point", "[1,5]x", ("d.decimal-form",)),
+    ("comma-point", "1,5", ("d.decimal-form", "doc.single")),
     ("trailing-zero-01", "1.50", ("d.decimal-trailing-zero",)),
     ("trailing-zero-02", "0.00", ("d.decimal-trailing-zero",)),
     ("trailing-zero-03", "1.000", ("d.decimal-trailing-zero",)),
@@ -882,6 +885,105 @@ for n, t, cl in [
 ]:
     HX(None, n, t, *cl)
 
+# --------------------- edges added for full coverage ------------------------
+# `00` minutes after a year, a year-month and a week date (strict: error;
+# HTOO: read as the hour offset), and their valid non-zero-minute twins.
+for n, t, cl in [
+    ("year-offset-hour-minute", "D2023+0530", ("offset.hm", "combo.date-offset")),
+    ("year-month-offset-hour-minute", "D2023-12~0930", ("offset.hm", "combo.date-offset")),
+    ("week-offset-hour-minute", "D2023-W01+0545", ("offset.hm", "combo.week-offset")),
+    ("week-day-offset-hour-minute", "D2023-W01-1~0001", ("offset.hm", "combo.week-offset")),
+]:
+    V("datetime", n, t, *cl)
+for n, t, cl in [
+    ("offset-minute-00-after-year", "D2023+0800", ("offset.00", "combo.date-offset")),
+    ("offset-minute-00-after-year-month", "D2023-12~0800", ("offset.00", "combo.date-offset")),
+    ("offset-minute-00-after-week", "D2023-W01+0500", ("offset.00", "combo.week-offset")),
+    ("offset-minute-00-after-week-day", "D2023-W01-1~1200", ("offset.00", "combo.week-offset")),
+]:
+    X("datetime", n, t, *cl)
+for n, t, c, cl in [
+    ("offset-00-minutes-after-year", "D2023+0800", "D2023+08", ("htoo.offset-00",)),
+    ("offset-00-minutes-after-week", "D2023-W01+0500", "D2023-W01+05", ("htoo.offset-00",)),
+    ("offset-00-minutes-after-week-day", "D2023-W01-1~1200", "D2023-W01-1~12", ("htoo.offset-00",)),
+]:
+    HV("datetime", n, t, c, *cl)
+# `-` is an offset sign in HTOO only after a time or a full day / week-day
+# date: after a year or a year-month it is a date separator.
+HX("datetime", "offset-minus-after-year-month", "D2023-12-0800", "d.htoo-offsets")
+HX("datetime", "offset-minus-after-year", "D2023-0800", "d.htoo-offsets")
+
+# Escapes of the code points next to the escapable ones (`!` after `"`, `#`,
+# `[` and `]` around `\`, `~` before U+007F): errors in both modes; the raw
+# characters are fine.
+for cp in (0x21, 0x23, 0x5B, 0x5D, 0x7E):
+    X("string", "escape-neighbour-%02x" % cp, '"\\%02x"' % cp, "string.escape.other", "d.escape-form")
+    HX("string", "escape-neighbour-%02x" % cp, '"\\%02x"' % cp, "string.escape.other", "d.htoo-escapes")
+V("string", "raw-neighbours-of-escapes", '"!#[]~"', "string.escape.other", "d.escape-form")
+V("string", "escapes-next-to-neighbours", '"!\\22#[\\5c]~\\7f"', "string.escape.accept", "string.escape.other")
+HV("string", "raw-neighbours-of-escapes", '[ "!#[]~" ]', '["!#[]~"]', "string.escape.other", "htoo.superset")
+
+# The calendar's last week: 9999-12-31 is the Friday of 9999-W52, so its
+# Saturday and Sunday fall in the year 10000.
+V("datetime", "last-week-day", "D9999-W52-5", "time.range", "date.weekday")
+V("datetime", "last-week", "D9999-W52", "time.range", "date.week")
+V("datetime", "first-week-day", "D0001-W01-1", "time.range", "date.weekday")
+X("datetime", "week-day-after-last-day-6", "D9999-W52-6", "time.range", "date.weekday")
+X("datetime", "week-day-after-last-day-7", "D9999-W52-7", "time.range", "date.weekday")
+X("datetime", "week-53-in-9999", "D9999-W53", "time.range", "d.week53")
+
+# A leap second at any time of day (the spec gives 0-60 without further rule).
+for n, t in [("leap-second-midnight-hour", "T00:00:60"), ("leap-second-mid-morning", "T10:20:60"),
+             ("leap-second-with-millis", "T10:20:60.500"),
+             ("leap-second-date-time-offset", "D2023-06-15T12:30:60+02")]:
+    V("datetime", n, t, "time.second", "d.leap")
+X("datetime", "second-61-mid-morning", "T10:20:61", "time.second", "d.leap")
+X("datetime", "second-99", "T10:20:99", "time.second")
+
+# Timestamp edges with a fraction.
+V("timestamp", "first-instant-with-millis", "S-62_135_596_800.000", "d.ts-range")
+V("timestamp", "first-instant-with-nanos", "S-62_135_596_800.000_000_000", "d.ts-range")
+X("timestamp", "after-last-instant-with-millis", "S253_402_300_800.000", "d.ts-range")
+X("timestamp", "before-first-instant-nanos", "S-62_135_596_800.000_000_001", "d.ts-range")
+HV("timestamp", "first-instant-ungrouped", "S-62135596800.000", "S-62_135_596_800.000", "d.ts-range", "htoo.no-separators")
+HX("timestamp", "after-last-instant-ungrouped", "S253402300800.000", "d.ts-range", "htoo.superset")
+
+# ------------------- strict-invalid cases HTOO accepts -----------------------
+# "An HTOO parser MUST behave like a JTOO parser" plus its leniencies: every
+# invalid/jtoo case not listed here must be rejected in HTOO mode too. Each
+# entry is accepted by exactly one of the leniencies (decisions, HTOO).
+HTOO_ACCEPTS = {
+    "whitespace (around the document, [ ] , :) and comments": [
+        "document/leading-space", "document/trailing-space", "document/trailing-newline",
+        "document/trailing-crlf", "document/leading-newline", "list/space-after-comma-example",
+        "list/space-before-close-example", "list/space-after-open", "list/newline-inside",
+        "list/tab-inside", "list/cr-inside", "list/space-around-colon", "list/line-comment",
+        "list/block-comment", "list/multi-line-example-as-strict",
+    ],
+    "trailing comma": ["list/trailing-comma", "list/trailing-comma-nested-example"],
+    "escapes \\t \\r \\n \\\"": [
+        "string/escape-json-quote", "string/escape-json-n", "string/escape-json-t", "string/escape-json-r",
+    ],
+    "upper-case hex in byte strings": ["bytes/upper-case-4F", "bytes/upper-case-mixed"],
+    "numbers without `_` or with `_` between any two digits": [
+        "integer/missing-separator-01", "integer/missing-separator-02", "integer/missing-separator-03",
+        "integer/group-from-left", "integer/group-of-two", "integer/group-of-four",
+        "decimal/missing-separator-int", "decimal/missing-separator-frac", "decimal/frac-grouped-from-right",
+        "decimal/frac-group-of-two", "decimal/frac-group-of-four", "decimal/int-group-of-two",
+        "timestamp/missing-separator", "timestamp/fraction-6-ungrouped",
+    ],
+    "decimal trailing zeros": [
+        "decimal/trailing-zero-01", "decimal/trailing-zero-02", "decimal/trailing-zero-03", "decimal/trailing-zero-04",
+    ],
+    "offsets: `00` minutes, `-` after a time or full date, zero offsets as Z": [
+        "datetime/offset-minute-00-example", "datetime/offset-minute-00-tilde", "datetime/offset-minute-00-zero",
+        "datetime/offset-zero-plus", "datetime/offset-zero-tilde", "datetime/offset-minus-sign",
+        "datetime/offset-minus-sign-day", "datetime/offset-minus-week-day",
+        "datetime/offset-minute-00-after-year", "datetime/offset-minute-00-after-year-month",
+        "datetime/offset-minute-00-after-week", "datetime/offset-minute-00-after-week-day",
+    ],
+}
+
 # ------------------------- implementation-defined ---------------------------
 U128_MAX = 2**128 - 1
 I128_MIN = -(2**127)
@@ -990,11 +1092,11 @@ greetings = []  # (outcome, name, bytes, clauses)
 PROTOCOLS = ["e7/LyniPSK"]
 
 
-def pad_greeting(total):
+def pad_greeting(total, protocol="e7/LyniPSK"):
     """A wrapped greeting frame of exactly `total` bytes."""
-    base = frame('[["protocol":"e7/LyniPSK","pad":""]]', b"")
+    base = frame('[["protocol":"%s","pad":""]]' % protocol, b"")
     extra = total - len(base)
-    f = frame('[["protocol":"e7/LyniPSK","pad":"' + "x" * extra + '"]]', b"")
+    f = frame('[["protocol":"%s","pad":"' % protocol + "x" * extra + '"]]', b"")
     assert len(f) == total, (len(f), total)
     return f
 
@@ -1026,6 +1128,22 @@ for outcome, n, data, cl in [
     ("reply-505", "unsupported-protocol", frame('[["protocol":"other/1"]]', b""), ("greet.505",)),
     ("reply-505", "unsupported-protocol-unwrapped", frame('["protocol":"e7/LyniPSK2","id":B01]', b""), ("greet.505", "d.greet-shape")),
     ("reply-505", "unsupported-empty-protocol", frame('[["protocol":""]]', b""), ("greet.505",)),
+    # Duplicate keys in the unwrapped shape.
+    ("terminate", "duplicate-protocol-unwrapped", frame('["protocol":"e7/LyniPSK","protocol":"e7/LyniPSK"]', b""), ("greet.duplicates", "d.greet-shape")),
+    ("terminate", "duplicate-other-key-unwrapped", frame('["protocol":"e7/LyniPSK","id":B01,"id":B02]', b""), ("greet.duplicates", "d.greet-shape")),
+    ("accept", "distinct-keys-unwrapped", frame('["protocol":"e7/LyniPSK","id":B01,"nonce":B02]', b""), ("greet.duplicates", "d.greet-shape")),
+    # Precedence: a greeting that must be terminated is terminated, even when
+    # it also names an unsupported protocol (no 505 reply).
+    ("terminate", "duplicate-key-and-unsupported-protocol", frame('[["protocol":"other/1","id":B01,"id":B02]]', b""), ("s.greet-precedence", "greet.duplicates")),
+    ("terminate", "duplicate-unsupported-protocol", frame('[["protocol":"other/1","protocol":"other/1"]]', b""), ("s.greet-precedence", "greet.duplicates")),
+    ("terminate", "duplicate-protocol-supported-and-not", frame('["protocol":"other/1","protocol":"e7/LyniPSK"]', b""), ("s.greet-precedence", "greet.duplicates")),
+    ("terminate", "size-16385-unsupported-protocol", pad_greeting(16385, "other/1"), ("s.greet-precedence", "greet.size")),
+    ("terminate", "non-pair-item-and-unsupported-protocol", frame('[["protocol":"other/1","x"]]', b""), ("s.greet-precedence", "d.greet-shape")),
+    ("reply-505", "size-16384-unsupported-protocol", pad_greeting(16384, "other/1"), ("s.greet-precedence", "greet.size", "greet.505")),
+    # The initiator need not wait: further frames may arrive in the same read
+    # as the greeting. They belong to the protocol, not to the greeting.
+    ("accept", "followed-by-frames", frame(GREETING, b"") + frame('["n":1]', b"") + frame("", b"x"), ("greet.frame", "s.greet-precedence")),
+    ("reply-505", "unsupported-followed-by-frames", frame('[["protocol":"other/1"]]', b"") + frame('["n":1]', b""), ("greet.505", "greet.frame")),
 ]:
     greetings.append((outcome, n, data, cl))
 
@@ -1169,6 +1287,7 @@ def write(path, data):
 def main():
     errors = []
     seen = set()
+    htoo_accepts = set()
 
     def unique(path):
         if path in seen:
@@ -1204,12 +1323,30 @@ def main():
             errors.append("strict valid case not canonical: " + rel)
         n_valid[syntax] += 1
         note(clauses, "valid", rel)
+    strict_invalid = set()
     for syntax, typ, name, data, clauses in invalid:
         rel = "invalid/%s/%s/%s.%s" % (syntax, typ, name, syntax)
         unique(rel)
         write(os.path.join(CASES, rel), data)
         n_invalid[syntax] += 1
         note(clauses, "invalid", rel)
+        if syntax == "jtoo":
+            strict_invalid.add(rel)
+    accepts_lines = [
+        "# Strict-invalid cases that an HTOO parser accepts, each through one of",
+        "# HTOO's leniencies. Every other invalid/jtoo case must be rejected by an",
+        "# HTOO decoder too (\"An HTOO parser MUST behave like a JTOO parser\").",
+        "# Generated by spec-tests/tools/gen_cases.py.",
+    ]
+    for why, names in HTOO_ACCEPTS.items():
+        accepts_lines += ["", "# " + why]
+        for n in names:
+            rel = "invalid/jtoo/%s.jtoo" % n
+            if rel not in strict_invalid:
+                errors.append("HTOO_ACCEPTS names %s, which is no strict-invalid case" % rel)
+            accepts_lines.append(rel)
+            htoo_accepts.add(rel)
+    write(os.path.join(CASES, "invalid", "jtoo", "HTOO-ACCEPTS"), "\n".join(accepts_lines) + "\n")
     for syntax, typ, name, data, canonical, why, clauses in impl:
         rel = "implementation-defined/%s/%s/%s.%s" % (syntax, typ, name, syntax)
         unique(rel)
