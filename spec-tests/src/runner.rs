@@ -161,6 +161,12 @@ pub fn run(config: &Config, cases: &[Case]) -> Vec<CheckResult> {
     results
 }
 
+/// The ids of the checks `config` runs on `cases`, in the order they are
+/// planned (what `manifest.json` lists per program kind).
+pub fn planned_ids(config: &Config, cases: &[Case]) -> Vec<String> {
+    plan(config, cases).into_iter().map(|c| c.id).collect()
+}
+
 fn plan<'a>(config: &Config, cases: &'a [Case]) -> Vec<Check<'a>> {
     let mut checks = Vec::new();
     for case in cases {

@@ -1401,10 +1401,87 @@ def main():
     }
     total = sum(counts.values())
     write_coverage(cov, counts, total)
+    write_manifest(htoo_accepts, counts)
     for e in errors:
         print("error:", e, file=sys.stderr)
     print("%d cases: %s" % (total, ", ".join("%s %d" % kv for kv in counts.items())))
     return 1 if errors else 0
+
+
+MANIFEST_FORMAT = "jtoo-spec-tests-manifest/1"
+
+
+def manifest_checks(htoo_accepts):
+    """Every check of the suite, as the runners run them: one entry per
+    (program kind, case). See COMPARING.md for the meaning of each field."""
+    checks = []
+
+    def add(kind, cid, inp, expect, clauses, **extra):
+        entry = {"id": cid, "kind": kind, "input": inp, "expect": expect}
+        entry.update(extra)
+        entry["clauses"] = list(clauses)
+        entry["implementation_defined"] = expect == "implementation-defined"
+        checks.append(entry)
+
+    for syntax, typ, name, data, canonical, clauses in valid:
+        rel = "valid/%s/%s/%s.%s" % (syntax, typ, name, syntax)
+        value = tagged_of(canonical)
+        if syntax == "jtoo":
+            add("decoder", rel, rel, "accept", clauses, value=value)
+        add("htoo", rel, rel, "accept", clauses, value=value)
+        js = "valid/%s/%s/%s.json" % (syntax, typ, name)
+        add("encoder", "encode:" + js, js, "accept", clauses, output=canonical)
+    for syntax, typ, name, data, clauses in invalid:
+        rel = "invalid/%s/%s/%s.%s" % (syntax, typ, name, syntax)
+        if syntax == "jtoo":
+            add("decoder", rel, rel, "reject", clauses)
+            if rel not in htoo_accepts:
+                add("htoo", rel, rel, "reject", clauses)
+        else:
+            add("htoo", rel, rel, "reject", clauses)
+    for syntax, typ, name, data, canonical, why, clauses in impl:
+        rel = "implementation-defined/%s/%s/%s.%s" % (syntax, typ, name, syntax)
+        value = tagged_of(canonical) if canonical is not None else None
+        kinds = ["decoder", "htoo"] if syntax == "jtoo" else ["htoo"]
+        for kind in kinds:
+            add(kind, rel, rel, "implementation-defined", clauses, value=value, note=why)
+    for name, j, clauses in tagged_invalid:
+        rel = "invalid/tagged/%s.json" % name
+        add("encoder", "encode:" + rel, rel, "reject", clauses)
+    for name, data, exp, clauses in frames_valid:
+        rel = "valid/frame/%s.frames" % name
+        add("frame", rel, rel, "accept", clauses, lines=exp)
+    for name, data, exp, clauses in frames_invalid:
+        rel = "invalid/frame/%s.frames" % name
+        add("frame", rel, rel, "reject", clauses, lines=exp)
+    for outcome, name, data, clauses in greetings:
+        rel = "greeting/%s/%s.frames" % (outcome, name)
+        add("greeting", rel, rel, outcome, clauses)
+    checks.sort(key=lambda c: (c["id"], c["kind"]))
+    return checks
+
+
+def write_manifest(htoo_accepts, counts):
+    checks = manifest_checks(htoo_accepts)
+    per_kind = {}
+    for c in checks:
+        per_kind[c["kind"]] = per_kind.get(c["kind"], 0) + 1
+    head = {
+        "format": MANIFEST_FORMAT,
+        "revision": REV,
+        "generated_by": "spec-tests/tools/gen_cases.py",
+        "comparing": "spec-tests/COMPARING.md",
+        "paths": "input paths are relative to the folder holding this file",
+        "greeting_protocols": PROTOCOLS,
+        "reply_505": frame(REPLY_505, b"").decode(),
+        "checks_per_kind": per_kind,
+    }
+    out = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
+    out += ',\n "checks": [\n'
+    out += ",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in checks)
+    out += "\n ]\n}\n"
+    json.loads(out)  # well-formed
+    write(os.path.join(CASES, "manifest.json"), out)
 
 
 def md_cases(paths, limit=6):
