@@ -28,7 +28,8 @@ def configurations(jtoo, protocols):
     for name in ("known-failures.txt", "known-failures-cli.txt"):
         skips += ["--skip", os.path.join(SPEC_TESTS, "tests", name)]
     return [
-        ("strict decoder and encoder", ["--decoder", q + " decode", "--encoder", q + " encode"] + skips),
+        ("strict decoder and encoder", ["--decoder", q + " decode", "--encoder", q + " encode",
+                                        "--from-json", q + " from-json"] + skips),
         ("HTOO decoder", ["--htoo", "--decoder", q + " decode --htoo"] + skips),
         ("frames and greetings", ["--frame-decoder", q + " frame decode",
                                   "--greeting-checker", q + " frame check-greeting" + flags] + skips),
@@ -36,7 +37,7 @@ def configurations(jtoo, protocols):
         # runners are compared on failures too, not only on passes.
         ("strict decoder run as HTOO", ["--htoo", "--decoder", q + " decode"]),
         ("HTOO decoder run as strict", ["--decoder", q + " decode --htoo"]),
-        ("echoing encoder", ["--encoder", "cat"]),
+        ("echoing encoder, converter", ["--encoder", "cat", "--from-json", "cat"]),
         ("frame decoder as greeter", ["--greeting-checker", q + " frame decode",
                                       "--frame-decoder", q + " frame check-greeting" + flags]),
     ]

@@ -296,7 +296,8 @@ def judge_decode(check, o):
     return FAIL, "crash: " + o.describe()
 
 
-def judge_encode(check, o):
+def judge_convert(check, o):
+    """An encoder or a JSON-to-JTOO converter: canonical JTOO or a refusal."""
     if check["expect"] == "accept":
         if o.exited(0):
             want = check["output"].encode("utf-8")
@@ -304,12 +305,13 @@ def judge_encode(check, o):
                 return PASS, None
             return FAIL, "expected %s, got %s" % (preview(want), preview(o.stdout))
         if o.exited(1):
-            return FAIL, "refused valid tagged JSON" + stderr_tail(o.stderr)
+            what = "JSON" if check["kind"] == "from-json" else "tagged JSON"
+            return FAIL, "refused valid %s%s" % (what, stderr_tail(o.stderr))
         return FAIL, "crash: " + o.describe()
     if o.exited(1):
         return PASS, None
     if o.exited(0):
-        return FAIL, "encoded invalid tagged JSON as " + preview(o.stdout)
+        return FAIL, "converted input that has no JTOO form: " + preview(o.stdout)
     return FAIL, "crash: " + o.describe()
 
 
@@ -384,6 +386,8 @@ def plan(manifest, args):
             cmd = args.frame_decoder
         elif kind == "greeting" and args.greeting_checker:
             cmd = args.greeting_checker
+        elif kind == "from-json" and args.from_json:
+            cmd = args.from_json
         else:
             continue
         if args.only and not any(check["id"].startswith(p) for p in args.only):
@@ -402,13 +406,14 @@ def run_check(check, cmd, base, manifest, args, skips):
                "JTOO_SUPPORTED_PROTOCOLS": "\n".join(protocols),
                "JTOO_PROTOCOLS_FILE": os.path.join(base, "greeting", "PROTOCOLS")}
     else:
-        syntax = {"decoder": "jtoo", "htoo": "htoo", "encoder": "tagged", "frame": "frame"}[kind]
+        syntax = {"decoder": "jtoo", "htoo": "htoo", "encoder": "tagged", "frame": "frame",
+                  "from-json": "json"}[kind]
         env = {"JTOO_TEST_CASE": check["id"], "JTOO_TEST_SYNTAX": syntax}
     o = run(cmd, data, args.timeout, env)
     if kind in ("decoder", "htoo"):
         status, detail = judge_decode(check, o)
-    elif kind == "encoder":
-        status, detail = judge_encode(check, o)
+    elif kind in ("encoder", "from-json"):
+        status, detail = judge_convert(check, o)
     elif kind == "frame":
         status, detail = judge_frame(check, o)
     else:
@@ -437,6 +442,7 @@ def main(argv=None):
     p.add_argument("--encoder", metavar="CMD")
     p.add_argument("--frame-decoder", metavar="CMD")
     p.add_argument("--greeting-checker", metavar="CMD")
+    p.add_argument("--from-json", metavar="CMD")
     p.add_argument("--skip", metavar="FILE", action="append", default=[])
     p.add_argument("--only", metavar="PREFIX", action="append", default=[])
     p.add_argument("--manifest", metavar="FILE", help="manifest.json (default: the newest revision's)")
@@ -451,9 +457,10 @@ def main(argv=None):
         args = p.parse_args(argv)
     except SystemExit as e:
         return 2 if e.code else 0
-    if not (args.decoder or args.encoder or args.frame_decoder or args.greeting_checker):
-        print("jtoo_spec_tests: nothing to run: give --decoder, --encoder, --frame-decoder or "
-              "--greeting-checker", file=sys.stderr)
+    if not (args.decoder or args.encoder or args.frame_decoder or args.greeting_checker
+            or args.from_json):
+        print("jtoo_spec_tests: nothing to run: give --decoder, --encoder, --frame-decoder, "
+              "--greeting-checker or --from-json", file=sys.stderr)
         return 2
     if not args.timeout > 0:
         print("jtoo_spec_tests: --timeout must be a positive number of seconds", file=sys.stderr)

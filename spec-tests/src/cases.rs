@@ -8,6 +8,8 @@
 //! cases/<rev>/invalid/frame/<name>.frames   + <name>.json (lines printed before the error)
 //! cases/<rev>/greeting/{accept,terminate,reply-505}/<name>.frames   + greeting/PROTOCOLS
 //! cases/<rev>/invalid/tagged/<name>.json    (encoder input that must be refused)
+//! cases/<rev>/from-json/valid/<name>.json    + <name>.jtoo (JSON -> canonical JTOO)
+//! cases/<rev>/from-json/invalid/<name>.json  (JSON a converter must refuse)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -59,6 +61,11 @@ pub enum Kind {
     Greeting(Greeting),
     /// Tagged JSON that an encoder must refuse (exit 1).
     TaggedInvalid,
+    /// A JSON document a JSON-to-JTOO converter must turn into the canonical
+    /// JTOO in `<name>.jtoo`.
+    FromJsonValid,
+    /// A JSON document a JSON-to-JTOO converter must refuse (exit 1).
+    FromJsonInvalid,
 }
 
 /// One case file.
@@ -216,6 +223,8 @@ fn classify(id: &str) -> Option<Kind> {
         ["valid", "frame", _] if file.ends_with(".frames") => Some(Kind::FrameValid),
         ["invalid", "frame", _] if file.ends_with(".frames") => Some(Kind::FrameInvalid),
         ["invalid", "tagged", _] if file.ends_with(".json") => Some(Kind::TaggedInvalid),
+        ["from-json", "valid", _] if file.ends_with(".json") => Some(Kind::FromJsonValid),
+        ["from-json", "invalid", _] if file.ends_with(".json") => Some(Kind::FromJsonInvalid),
         ["greeting", outcome, _] if file.ends_with(".frames") => match *outcome {
             "accept" => Some(Kind::Greeting(Greeting::Accept)),
             "terminate" => Some(Kind::Greeting(Greeting::Terminate)),
@@ -251,5 +260,14 @@ mod tests {
         );
         assert_eq!(classify("greeting/PROTOCOLS"), None);
         assert_eq!(classify("invalid/tagged/x.json"), Some(Kind::TaggedInvalid));
+        assert_eq!(
+            classify("from-json/valid/x.json"),
+            Some(Kind::FromJsonValid)
+        );
+        assert_eq!(classify("from-json/valid/x.jtoo"), None);
+        assert_eq!(
+            classify("from-json/invalid/x.json"),
+            Some(Kind::FromJsonInvalid)
+        );
     }
 }

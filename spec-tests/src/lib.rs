@@ -13,6 +13,7 @@
 //!     encoder: None,
 //!     frame_decoder: None,
 //!     greeting_checker: None,
+//!     from_json: None,
 //!     skips: vec![],
 //!     only: vec![],
 //!     timeout: std::time::Duration::from_secs(10),

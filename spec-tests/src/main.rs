@@ -32,6 +32,10 @@ struct Args {
     /// Greeting checker command: reads a greeting frame, answers as a responder.
     #[arg(long, value_name = "CMD")]
     greeting_checker: Option<String>,
+    /// JSON-to-JTOO converter command: reads a JSON document, writes its
+    /// canonical JTOO and exits 0, or exits 1 for JSON with no JTOO form.
+    #[arg(long, value_name = "CMD")]
+    from_json: Option<String>,
     /// File listing check ids (or `prefix*`) that are known to fail.
     #[arg(long, value_name = "FILE")]
     skip: Vec<PathBuf>,
@@ -89,9 +93,11 @@ fn real_main() -> Result<u8, String> {
         && args.encoder.is_none()
         && args.frame_decoder.is_none()
         && args.greeting_checker.is_none()
+        && args.from_json.is_none()
     {
         return Err(
-            "nothing to run: give --decoder, --encoder, --frame-decoder or --greeting-checker"
+            "nothing to run: give --decoder, --encoder, --frame-decoder, \
+             --greeting-checker or --from-json"
                 .into(),
         );
     }
@@ -119,6 +125,7 @@ fn real_main() -> Result<u8, String> {
         encoder: args.encoder.clone(),
         frame_decoder: args.frame_decoder.clone(),
         greeting_checker: args.greeting_checker.clone(),
+        from_json: args.from_json.clone(),
         skips,
         only: args.only.clone(),
         timeout: Duration::from_secs_f64(args.timeout),

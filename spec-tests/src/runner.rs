@@ -26,6 +26,8 @@ pub struct Config {
     pub frame_decoder: Option<String>,
     /// Greeting checker command: a greeting on stdin; see the README.
     pub greeting_checker: Option<String>,
+    /// JSON-to-JTOO converter command: JSON on stdin, canonical JTOO on stdout.
+    pub from_json: Option<String>,
     /// Case ids (or `prefix*` patterns) expected to fail.
     pub skips: Vec<String>,
     /// Only run checks whose id starts with one of these (all when empty).
@@ -108,6 +110,7 @@ enum Role {
     Encode,
     Frame,
     Greet,
+    FromJson,
 }
 
 struct Check<'a> {
@@ -206,6 +209,11 @@ fn plan<'a>(config: &Config, cases: &'a [Case]) -> Vec<Check<'a>> {
         if config.greeting_checker.is_some() && matches!(case.kind, Kind::Greeting(_)) {
             add(Role::Greet, case.id.clone());
         }
+        if config.from_json.is_some()
+            && matches!(case.kind, Kind::FromJsonValid | Kind::FromJsonInvalid)
+        {
+            add(Role::FromJson, case.id.clone());
+        }
     }
     checks
 }
@@ -216,6 +224,7 @@ fn judge(config: &Config, check: &Check<'_>) -> Status {
         Role::Encode => encode(config, check.case),
         Role::Frame => frame(config, check.case),
         Role::Greet => greet(config, check.case),
+        Role::FromJson => from_json(config, check.case),
     };
     if matches!(verdict, Status::Reported(_)) {
         return verdict;
@@ -334,11 +343,39 @@ fn encode(config: &Config, case: &Case) -> Status {
         Kind::Valid(Syntax::Htoo) => (case.sibling(".json"), Some(case.sibling(".canonical.jtoo"))),
         _ => (case.path.clone(), None),
     };
-    let input = match read(&input_path) {
+    convert(
+        config,
+        cmd,
+        case,
+        &input_path,
+        expected.as_deref(),
+        "tagged",
+    )
+}
+
+fn from_json(config: &Config, case: &Case) -> Status {
+    let Some(cmd) = config.from_json.as_deref() else {
+        return Status::Fail("no JSON-to-JTOO converter".into());
+    };
+    let expected = (case.kind == Kind::FromJsonValid).then(|| case.sibling(".jtoo"));
+    convert(config, cmd, case, &case.path, expected.as_deref(), "json")
+}
+
+/// Runs a program that writes canonical JTOO: with `expected`, it must write
+/// exactly those bytes; without, it must refuse its input (exit 1).
+fn convert(
+    config: &Config,
+    cmd: &str,
+    case: &Case,
+    input_path: &Path,
+    expected: Option<&Path>,
+    syntax: &str,
+) -> Status {
+    let input = match read(input_path) {
         Ok(i) => i,
         Err(s) => return s,
     };
-    let outcome = exec::run(cmd, &input, config.timeout, &env_for(case, "tagged"));
+    let outcome = exec::run(cmd, &input, config.timeout, &env_for(case, syntax));
     match (expected, outcome) {
         (
             Some(expected),
@@ -346,7 +383,7 @@ fn encode(config: &Config, case: &Case) -> Status {
                 code: 0, stdout, ..
             },
         ) => {
-            let expected = match read(&expected) {
+            let expected = match read(expected) {
                 Ok(e) => e,
                 Err(s) => return s,
             };
@@ -369,7 +406,12 @@ fn encode(config: &Config, case: &Case) -> Status {
                 code: 1, stderr, ..
             },
         ) => Status::Fail(format!(
-            "refused valid tagged JSON{}",
+            "refused valid {}{}",
+            if syntax == "json" {
+                "JSON"
+            } else {
+                "tagged JSON"
+            },
             exec::stderr_tail(&stderr)
         )),
         (None, Outcome::Exited { code: 1, .. }) => Status::Pass,
@@ -379,7 +421,7 @@ fn encode(config: &Config, case: &Case) -> Status {
                 code: 0, stdout, ..
             },
         ) => Status::Fail(format!(
-            "encoded invalid tagged JSON as {}",
+            "converted input that has no JTOO form: {}",
             preview(&stdout)
         )),
         (_, other) => Status::Fail(format!("crash: {}", other.describe())),

@@ -101,6 +101,29 @@ fn check_encode(case: &Case) -> Result<(), String> {
     }
 }
 
+/// JSON text -> canonical JTOO through `jtoo::json::from_json_slice` (exact
+/// numbers and member order whatever serde_json's features), and the
+/// refusals.
+fn check_from_json(case: &Case) -> Result<(), String> {
+    let input = std::fs::read(&case.path).map_err(|e| e.to_string())?;
+    let converted = jtoo::json::from_json_slice(&input)
+        .map_err(|e| e.to_string())
+        .and_then(|v| jtoo::to_vec(&v).map_err(|e| e.to_string()));
+    match (case.kind, converted) {
+        (Kind::FromJsonValid, Ok(out)) => {
+            let want = std::fs::read(case.sibling(".jtoo")).map_err(|e| e.to_string())?;
+            if out == want {
+                Ok(())
+            } else {
+                Err(format!("converted to {:?}", String::from_utf8_lossy(&out)))
+            }
+        }
+        (Kind::FromJsonValid, Err(e)) => Err(format!("refused: {e}")),
+        (_, Ok(out)) => Err(format!("converted to {:?}", String::from_utf8_lossy(&out))),
+        (_, Err(_)) => Ok(()),
+    }
+}
+
 fn is_known(id: &str, known: &[String]) -> bool {
     known.iter().any(|k| match k.strip_suffix('*') {
         Some(p) => id.starts_with(p),
@@ -153,6 +176,9 @@ fn every_case_in_process() {
                 let _ = parse(syntax, &input);
             }
             _ => {}
+        }
+        if matches!(case.kind, Kind::FromJsonValid | Kind::FromJsonInvalid) {
+            record(case.id.clone(), check_from_json(case));
         }
         if matches!(case.kind, Kind::Valid(_) | Kind::TaggedInvalid) {
             let id = match case.kind {

@@ -33,7 +33,12 @@ fn config(kind: &str) -> Config {
         htoo: kind == "htoo",
         encoder: if kind == "encoder" { cmd.clone() } else { None },
         frame_decoder: if kind == "frame" { cmd.clone() } else { None },
-        greeting_checker: if kind == "greeting" { cmd } else { None },
+        greeting_checker: if kind == "greeting" {
+            cmd.clone()
+        } else {
+            None
+        },
+        from_json: if kind == "from-json" { cmd } else { None },
         skips: vec![],
         only: vec![],
         timeout: Duration::from_secs(1),
@@ -58,15 +63,15 @@ fn check_entry(kind: &str, case: &Case, entry: &Json) -> Result<(), String> {
                 cases::Syntax::Htoo => std::fs::read(case.sibling(".canonical.jtoo")),
             }
             .unwrap();
-            if input != Json::from(case.sibling_id(".json")) || expect != "accept" {
+            if input != case.sibling_id(".json") || expect != "accept" {
                 return Err(format!("input {input}, expect {expect}"));
             }
-            if field("output") != Json::from(String::from_utf8(want).unwrap()) {
+            if field("output") != String::from_utf8(want).unwrap() {
                 return Err(format!("output {}", field("output")));
             }
         }
         ("encoder", Kind::TaggedInvalid) => {
-            if input != Json::from(case.id.clone()) || expect != "reject" {
+            if input != case.id.as_str() || expect != "reject" {
                 return Err(format!("input {input}, expect {expect}"));
             }
         }
@@ -76,10 +81,10 @@ fn check_entry(kind: &str, case: &Case, entry: &Json) -> Result<(), String> {
                 Kind::Invalid(_) => "reject",
                 _ => "implementation-defined",
             };
-            if input != Json::from(case.id.clone()) || expect != want {
+            if input != case.id.as_str() || expect != want {
                 return Err(format!("input {input}, expect {expect}, not {want}"));
             }
-            if entry["implementation_defined"] != Json::from(want == "implementation-defined") {
+            if entry["implementation_defined"] != (want == "implementation-defined") {
                 return Err("implementation_defined flag".into());
             }
             let json = case.sibling(".json");
@@ -103,6 +108,22 @@ fn check_entry(kind: &str, case: &Case, entry: &Json) -> Result<(), String> {
                 .collect();
             if expect != want || field("lines") != Json::Array(lines) {
                 return Err(format!("expect {expect}, lines {}", field("lines")));
+            }
+        }
+        ("from-json", Kind::FromJsonValid | Kind::FromJsonInvalid) => {
+            let valid = case.kind == Kind::FromJsonValid;
+            let want = if valid { "accept" } else { "reject" };
+            if input != case.id.as_str() || expect != want {
+                return Err(format!("input {input}, expect {expect}"));
+            }
+            let output = if valid {
+                let bytes = std::fs::read(case.sibling(".jtoo")).unwrap();
+                Json::from(String::from_utf8(bytes).unwrap())
+            } else {
+                Json::Null
+            };
+            if field("output") != output {
+                return Err(format!("output {}", field("output")));
             }
         }
         ("greeting", Kind::Greeting(g)) => {
@@ -143,7 +164,14 @@ fn the_manifest_matches_the_tree_and_the_runner() {
     let checks = manifest["checks"].as_array().unwrap();
     let mut problems = Vec::new();
     let mut total = 0;
-    for kind in ["decoder", "htoo", "encoder", "frame", "greeting"] {
+    for kind in [
+        "decoder",
+        "htoo",
+        "encoder",
+        "frame",
+        "greeting",
+        "from-json",
+    ] {
         let mut want = runner::planned_ids(&config(kind), &all);
         want.sort();
         let entries: Vec<&Json> = checks.iter().filter(|c| c["kind"] == kind).collect();

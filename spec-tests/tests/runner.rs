@@ -124,6 +124,24 @@ fn our_cli_passes_strict_and_encoder() {
 }
 
 #[test]
+fn our_cli_passes_from_json() {
+    let jtoo = jtoo_bin().display().to_string();
+    let (code, report) = run(&["--from-json", &format!("{jtoo} from-json")]);
+    assert_eq!(failures(&report), Vec::<String>::new());
+    assert_eq!(code, 0);
+    let cases = count_cases("from-json/", ".json");
+    assert!(cases >= 40, "{cases}");
+    assert_eq!(count(&report, "passed"), cases);
+    // A converter that refuses everything passes only the refusals.
+    let refuse = script("refuse-json.sh", "cat >/dev/null\nexit 1");
+    let (_, report) = run(&["--from-json", &refuse]);
+    assert_eq!(
+        count(&report, "passed"),
+        count_cases("from-json/invalid/", ".json")
+    );
+}
+
+#[test]
 fn our_cli_passes_htoo() {
     let jtoo = jtoo_bin().display().to_string();
     let (code, report) = run(&[

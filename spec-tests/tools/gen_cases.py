@@ -137,6 +137,9 @@ CLAUSES = [
     ("d.frame-empty", "Decision", "An empty JTOO section means no document; a non-empty one is one strict JTOO document."),
     ("s.greet-precedence", "Suite reading", "A greeting that must be terminated (duplicate key, oversize, bad shape) is terminated even when it names an unsupported protocol; frames after the greeting in the same read belong to the protocol."),
     ("d.greet-shape", "Decision", "The greeting is `[[pairs]]` or `[pairs]`; keys strings; exactly one string `protocol`; otherwise terminate."),
+    ("d.json-to-jtoo", "Decision", "JSON to JTOO: object -> list of pairs (order kept), array -> list, string -> string, true/false -> Y/N, a number without fraction or exponent -> integer, any other number -> decimal with its exact value; `-0`, `-0.0` -> `0`, `0.0`."),
+    ("d.json-null", "Decision", "JSON `null` has no JTOO form: an object member whose value is null is left out; a null elsewhere is an error."),
+    ("d.json-range", "Decision", "An exponent whose expansion exceeds what the decimal type holds is a clear error, never a huge allocation (`1e999999999`)."),
     # Errata.
     ("E1", "Erratum", "`[t,f]` predates `Y`/`N`."),
     ("E2", "Erratum", "`\"C:\\5cWindows` lacks its closing quote."),
@@ -1147,6 +1150,62 @@ for outcome, n, data, cl in [
 ]:
     greetings.append((outcome, n, data, cl))
 
+# --------------------------- JSON -> JTOO ------------------------------------
+# A converter reads one JSON document and writes the canonical JTOO of its
+# value (decisions, "JSON to JTOO"), or refuses it (exit 1).
+from_json_valid = [  # (name, json bytes, canonical jtoo, clauses)
+    ("object", '{"a":1}', '["a":1]', ("d.json-to-jtoo",)),
+    ("object-order-kept", '{"b":1,"a":2}', '["b":1,"a":2]', ("d.json-to-jtoo",)),
+    ("empty-object", '{}', '[]', ("d.json-to-jtoo",)),
+    ("empty-array", '[]', '[]', ("d.json-to-jtoo",)),
+    ("nested", '{"a":{"b":[1,{"c":true}]}}', '["a":["b":[1,["c":Y]]]]', ("d.json-to-jtoo",)),
+    ("object-in-array", '[{"a":1},2]', '[["a":1],2]', ("d.json-to-jtoo",)),
+    ("mixed-array", '[1,"a",true,false,{"x":[]}]', '[1,"a",Y,N,["x":[]]]', ("d.json-to-jtoo",)),
+    ("empty-key", '{"":""}', '["":""]', ("d.json-to-jtoo",)),
+    ("whitespace", ' [ 1 ,\n 2 ]\n', '[1,2]', ("d.json-to-jtoo",)),
+    ("true", 'true', 'Y', ("d.json-to-jtoo",)),
+    ("false", 'false', 'N', ("d.json-to-jtoo",)),
+    ("string-escapes", '"She typed \\"ok\\".\\\\"', '"She typed \\22ok\\22.\\5c"', ("d.json-to-jtoo", "string.escape.required")),
+    ("string-controls", '"\\u0000\\n\\u007f\\u0080"', '"\\00\\0a\\7f\u0080"', ("d.json-to-jtoo", "d.escape-form")),
+    ("string-surrogate-pair", '"\\ud83d\\ude00"', '"\U0001f600"', ("d.json-to-jtoo",)),
+    ("string-raw-unicode", '"你好 \u2028"', '"你好 \u2028"', ("d.json-to-jtoo",)),
+    ("integer-zero", '0', '0', ("d.json-to-jtoo",)),
+    ("integer-negative-zero", '-0', '0', ("d.json-to-jtoo", "d.int-sign")),
+    ("integer-grouped", '1000000', '1_000_000', ("d.json-to-jtoo", "int.groups")),
+    ("integer-negative", '-1234', '-1_234', ("d.json-to-jtoo",)),
+    ("integer-u128-max", '340282366920938463463374607431768211455', '340_282_366_920_938_463_463_374_607_431_768_211_455', ("d.json-to-jtoo", "d.int-range")),
+    ("integer-i128-min", '-170141183460469231731687303715884105728', '-170_141_183_460_469_231_731_687_303_715_884_105_728', ("d.json-to-jtoo", "d.int-range")),
+    ("decimal-whole", '1.0', '1.0', ("d.json-to-jtoo",)),
+    ("decimal-trailing-zeros", '1.50', '1.5', ("d.json-to-jtoo", "d.decimal-trailing-zero")),
+    ("decimal-trailing-zeros-whole", '1.000', '1.0', ("d.json-to-jtoo", "d.decimal-trailing-zero")),
+    ("decimal-negative-zero", '-0.0', '0.0', ("d.json-to-jtoo", "d.decimal-neg-zero")),
+    ("decimal-exponent", '1e5', '100_000.0', ("d.json-to-jtoo",)),
+    ("decimal-exponent-upper", '1E2', '100.0', ("d.json-to-jtoo",)),
+    ("decimal-exponent-plus", '2.5E+1', '25.0', ("d.json-to-jtoo",)),
+    ("decimal-exponent-negative", '-1.5e-3', '-0.001_5', ("d.json-to-jtoo", "decimal.groups")),
+    ("decimal-exponent-to-whole", '100e-2', '1.0', ("d.json-to-jtoo",)),
+    ("decimal-small", '1e-7', '0.000_000_1', ("d.json-to-jtoo", "decimal.groups")),
+    ("decimal-tenth", '0.1', '0.1', ("d.json-to-jtoo",)),
+    ("decimal-exponent-20", '1e20', '100_000_000_000_000_000_000.0', ("d.json-to-jtoo", "d.json-range")),
+    ("decimal-exponent-minus-20", '[1.5e-20]', '[0.000_000_000_000_000_000_015]', ("d.json-to-jtoo", "d.json-range")),
+    ("null-member-omitted", '{"a":null,"b":1}', '["b":1]', ("d.json-null",)),
+    ("only-null-members", '{"a":null}', '[]', ("d.json-null",)),
+    ("nested-null-member", '[{"a":null,"b":{"c":null}}]', '[["b":[]]]', ("d.json-null",)),
+]
+from_json_invalid = [  # (name, json bytes, clauses)
+    ("null", 'null', ("d.json-null",)),
+    ("null-in-array", '[1,null]', ("d.json-null",)),
+    ("null-in-member-array", '{"a":[null]}', ("d.json-null",)),
+    ("exponent-too-large", '1e999999999', ("d.json-range",)),
+    ("lone-surrogate", '"\\ud800"', ("doc.utf8",)),
+    ("invalid-utf8", b'"\xff"', ("doc.utf8",)),
+    ("trailing-comma", '{"a":1,}', ("d.json-to-jtoo",)),
+    ("two-values", '1 2', ("d.json-to-jtoo",)),
+    ("nan", 'NaN', ("d.json-to-jtoo",)),
+    ("empty", '', ("d.json-to-jtoo",)),
+    ("single-quotes", "{'a':1}", ("d.json-to-jtoo",)),
+]
+
 # ----------------------- invalid tagged JSON (encoders) ---------------------
 def T(t, v):
     return {"type": t, "value": v}
@@ -1380,6 +1439,19 @@ def main():
         write(os.path.join(CASES, rel), dump_json(j))
         note(clauses, "invalid", rel)
 
+    for name, j, canonical, clauses in from_json_valid:
+        rel = "from-json/valid/%s.json" % name
+        unique(rel)
+        write(os.path.join(CASES, rel), b(j))
+        write(os.path.join(CASES, "from-json", "valid", name + ".jtoo"), canonical)
+        tagged_of(canonical)  # canonical text the reader understands
+        note(clauses, "valid", rel)
+    for name, j, clauses in from_json_invalid:
+        rel = "from-json/invalid/%s.json" % name
+        unique(rel)
+        write(os.path.join(CASES, rel), b(j))
+        note(clauses, "invalid", rel)
+
     # Coverage check.
     for cid, _, _ in CLAUSES:
         c = cov[cid]
@@ -1398,6 +1470,7 @@ def main():
         "invalid frame": len(frames_invalid),
         "greeting": len(greetings),
         "invalid tagged": len(tagged_invalid),
+        "from-json": len(from_json_valid) + len(from_json_invalid),
     }
     total = sum(counts.values())
     write_coverage(cov, counts, total)
@@ -1448,6 +1521,12 @@ def manifest_checks(htoo_accepts):
     for name, j, clauses in tagged_invalid:
         rel = "invalid/tagged/%s.json" % name
         add("encoder", "encode:" + rel, rel, "reject", clauses)
+    for name, j, canonical, clauses in from_json_valid:
+        rel = "from-json/valid/%s.json" % name
+        add("from-json", rel, rel, "accept", clauses, output=canonical)
+    for name, j, clauses in from_json_invalid:
+        rel = "from-json/invalid/%s.json" % name
+        add("from-json", rel, rel, "reject", clauses)
     for name, data, exp, clauses in frames_valid:
         rel = "valid/frame/%s.frames" % name
         add("frame", rel, rel, "accept", clauses, lines=exp)
