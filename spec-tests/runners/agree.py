@@ -37,7 +37,8 @@ def configurations(jtoo, protocols):
         # runners are compared on failures too, not only on passes.
         ("strict decoder run as HTOO", ["--htoo", "--decoder", q + " decode"]),
         ("HTOO decoder run as strict", ["--decoder", q + " decode --htoo"]),
-        ("echoing encoder, converter", ["--encoder", "cat", "--from-json", "cat"]),
+        ("echoing encoder, converters", ["--encoder", "cat", "--from-json", "cat", "--jte-packet", "cat"]),
+        ("refusing converters", ["--from-json", "exit 1", "--jte-packet", "exit 1"]),
         ("frame decoder as greeter", ["--greeting-checker", q + " frame decode",
                                       "--frame-decoder", q + " frame check-greeting" + flags]),
     ]

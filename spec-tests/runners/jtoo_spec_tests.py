@@ -305,7 +305,7 @@ def judge_convert(check, o):
                 return PASS, None
             return FAIL, "expected %s, got %s" % (preview(want), preview(o.stdout))
         if o.exited(1):
-            what = "JSON" if check["kind"] == "from-json" else "tagged JSON"
+            what = {"from-json": "JSON", "jte-packet": "packet"}.get(check["kind"], "tagged JSON")
             return FAIL, "refused valid %s%s" % (what, stderr_tail(o.stderr))
         return FAIL, "crash: " + o.describe()
     if o.exited(1):
@@ -388,6 +388,8 @@ def plan(manifest, args):
             cmd = args.greeting_checker
         elif kind == "from-json" and args.from_json:
             cmd = args.from_json
+        elif kind == "jte-packet" and args.jte_packet:
+            cmd = args.jte_packet
         else:
             continue
         if args.only and not any(check["id"].startswith(p) for p in args.only):
@@ -407,12 +409,12 @@ def run_check(check, cmd, base, manifest, args, skips):
                "JTOO_PROTOCOLS_FILE": os.path.join(base, "greeting", "PROTOCOLS")}
     else:
         syntax = {"decoder": "jtoo", "htoo": "htoo", "encoder": "tagged", "frame": "frame",
-                  "from-json": "json"}[kind]
+                  "from-json": "json", "jte-packet": "jte"}[kind]
         env = {"JTOO_TEST_CASE": check["id"], "JTOO_TEST_SYNTAX": syntax}
     o = run(cmd, data, args.timeout, env)
     if kind in ("decoder", "htoo"):
         status, detail = judge_decode(check, o)
-    elif kind in ("encoder", "from-json"):
+    elif kind in ("encoder", "from-json", "jte-packet"):
         status, detail = judge_convert(check, o)
     elif kind == "frame":
         status, detail = judge_frame(check, o)
@@ -443,6 +445,7 @@ def main(argv=None):
     p.add_argument("--frame-decoder", metavar="CMD")
     p.add_argument("--greeting-checker", metavar="CMD")
     p.add_argument("--from-json", metavar="CMD")
+    p.add_argument("--jte-packet", metavar="CMD")
     p.add_argument("--skip", metavar="FILE", action="append", default=[])
     p.add_argument("--only", metavar="PREFIX", action="append", default=[])
     p.add_argument("--manifest", metavar="FILE", help="manifest.json (default: the newest revision's)")
@@ -458,9 +461,9 @@ def main(argv=None):
     except SystemExit as e:
         return 2 if e.code else 0
     if not (args.decoder or args.encoder or args.frame_decoder or args.greeting_checker
-            or args.from_json):
+            or args.from_json or args.jte_packet):
         print("jtoo_spec_tests: nothing to run: give --decoder, --encoder, --frame-decoder, "
-              "--greeting-checker or --from-json", file=sys.stderr)
+              "--greeting-checker, --from-json or --jte-packet", file=sys.stderr)
         return 2
     if not args.timeout > 0:
         print("jtoo_spec_tests: --timeout must be a positive number of seconds", file=sys.stderr)

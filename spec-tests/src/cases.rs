@@ -10,6 +10,8 @@
 //! cases/<rev>/invalid/tagged/<name>.json    (encoder input that must be refused)
 //! cases/<rev>/from-json/valid/<name>.json    + <name>.jtoo (JSON -> canonical JTOO)
 //! cases/<rev>/from-json/invalid/<name>.json  (JSON a converter must refuse)
+//! cases/<rev>/jte/valid/<name>.{json,jtoo}   + <name>.canonical.jtoo (a JTE packet)
+//! cases/<rev>/jte/invalid/<name>.{json,jtoo} (payloads that are no packet)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -66,6 +68,11 @@ pub enum Kind {
     FromJsonValid,
     /// A JSON document a JSON-to-JTOO converter must refuse (exit 1).
     FromJsonInvalid,
+    /// A JTE packet payload (JSON or JTOO) a packet checker must write as
+    /// the packet's comparison form in `<name>.canonical.jtoo`.
+    JtePacketValid,
+    /// A JTE payload that is no valid packet (exit 1).
+    JtePacketInvalid,
 }
 
 /// One case file.
@@ -225,6 +232,16 @@ fn classify(id: &str) -> Option<Kind> {
         ["invalid", "tagged", _] if file.ends_with(".json") => Some(Kind::TaggedInvalid),
         ["from-json", "valid", _] if file.ends_with(".json") => Some(Kind::FromJsonValid),
         ["from-json", "invalid", _] if file.ends_with(".json") => Some(Kind::FromJsonInvalid),
+        ["jte", outcome, _]
+            if (file.ends_with(".json") || file.ends_with(".jtoo"))
+                && !file.ends_with(".canonical.jtoo") =>
+        {
+            match *outcome {
+                "valid" => Some(Kind::JtePacketValid),
+                "invalid" => Some(Kind::JtePacketInvalid),
+                _ => None,
+            }
+        }
         ["greeting", outcome, _] if file.ends_with(".frames") => match *outcome {
             "accept" => Some(Kind::Greeting(Greeting::Accept)),
             "terminate" => Some(Kind::Greeting(Greeting::Terminate)),
@@ -265,6 +282,9 @@ mod tests {
             Some(Kind::FromJsonValid)
         );
         assert_eq!(classify("from-json/valid/x.jtoo"), None);
+        assert_eq!(classify("jte/valid/x.jtoo"), Some(Kind::JtePacketValid));
+        assert_eq!(classify("jte/valid/x.canonical.jtoo"), None);
+        assert_eq!(classify("jte/invalid/x.json"), Some(Kind::JtePacketInvalid));
         assert_eq!(
             classify("from-json/invalid/x.json"),
             Some(Kind::FromJsonInvalid)

@@ -14,6 +14,7 @@
 //!     frame_decoder: None,
 //!     greeting_checker: None,
 //!     from_json: None,
+//!     jte_packet: None,
 //!     skips: vec![],
 //!     only: vec![],
 //!     timeout: std::time::Duration::from_secs(10),

@@ -36,6 +36,11 @@ struct Args {
     /// canonical JTOO and exits 0, or exits 1 for JSON with no JTOO form.
     #[arg(long, value_name = "CMD")]
     from_json: Option<String>,
+    /// JTE packet checker command: reads a packet (JSON or JTOO), writes it
+    /// as canonical JTOO in the seed's field order and exits 0, or exits 1
+    /// for a payload that is no valid packet.
+    #[arg(long, value_name = "CMD")]
+    jte_packet: Option<String>,
     /// File listing check ids (or `prefix*`) that are known to fail.
     #[arg(long, value_name = "FILE")]
     skip: Vec<PathBuf>,
@@ -94,10 +99,11 @@ fn real_main() -> Result<u8, String> {
         && args.frame_decoder.is_none()
         && args.greeting_checker.is_none()
         && args.from_json.is_none()
+        && args.jte_packet.is_none()
     {
         return Err(
             "nothing to run: give --decoder, --encoder, --frame-decoder, \
-             --greeting-checker or --from-json"
+             --greeting-checker, --from-json or --jte-packet"
                 .into(),
         );
     }
@@ -126,6 +132,7 @@ fn real_main() -> Result<u8, String> {
         frame_decoder: args.frame_decoder.clone(),
         greeting_checker: args.greeting_checker.clone(),
         from_json: args.from_json.clone(),
+        jte_packet: args.jte_packet.clone(),
         skips,
         only: args.only.clone(),
         timeout: Duration::from_secs_f64(args.timeout),

@@ -28,6 +28,9 @@ pub struct Config {
     pub greeting_checker: Option<String>,
     /// JSON-to-JTOO converter command: JSON on stdin, canonical JTOO on stdout.
     pub from_json: Option<String>,
+    /// JTE packet checker command: a packet payload (JSON or JTOO) on stdin,
+    /// the packet's comparison form (canonical JTOO) on stdout.
+    pub jte_packet: Option<String>,
     /// Case ids (or `prefix*` patterns) expected to fail.
     pub skips: Vec<String>,
     /// Only run checks whose id starts with one of these (all when empty).
@@ -111,6 +114,7 @@ enum Role {
     Frame,
     Greet,
     FromJson,
+    JtePacket,
 }
 
 struct Check<'a> {
@@ -214,6 +218,11 @@ fn plan<'a>(config: &Config, cases: &'a [Case]) -> Vec<Check<'a>> {
         {
             add(Role::FromJson, case.id.clone());
         }
+        if config.jte_packet.is_some()
+            && matches!(case.kind, Kind::JtePacketValid | Kind::JtePacketInvalid)
+        {
+            add(Role::JtePacket, case.id.clone());
+        }
     }
     checks
 }
@@ -225,6 +234,7 @@ fn judge(config: &Config, check: &Check<'_>) -> Status {
         Role::Frame => frame(config, check.case),
         Role::Greet => greet(config, check.case),
         Role::FromJson => from_json(config, check.case),
+        Role::JtePacket => jte_packet(config, check.case),
     };
     if matches!(verdict, Status::Reported(_)) {
         return verdict;
@@ -359,6 +369,14 @@ fn from_json(config: &Config, case: &Case) -> Status {
     };
     let expected = (case.kind == Kind::FromJsonValid).then(|| case.sibling(".jtoo"));
     convert(config, cmd, case, &case.path, expected.as_deref(), "json")
+}
+
+fn jte_packet(config: &Config, case: &Case) -> Status {
+    let Some(cmd) = config.jte_packet.as_deref() else {
+        return Status::Fail("no JTE packet checker".into());
+    };
+    let expected = (case.kind == Kind::JtePacketValid).then(|| case.sibling(".canonical.jtoo"));
+    convert(config, cmd, case, &case.path, expected.as_deref(), "jte")
 }
 
 /// Runs a program that writes canonical JTOO: with `expected`, it must write

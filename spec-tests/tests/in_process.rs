@@ -124,6 +124,32 @@ fn check_from_json(case: &Case) -> Result<(), String> {
     }
 }
 
+/// A JTE payload through `jtoo_frame::jte::Packet` (JSON when it starts
+/// with `{`, JTOO when with `[`), written back with `Packet::to_jtoo`.
+fn check_jte_packet(case: &Case) -> Result<(), String> {
+    use jtoo_frame::jte::Packet;
+    let input = std::fs::read(&case.path).map_err(|e| e.to_string())?;
+    let packet = match input.first() {
+        Some(b'{') => Packet::from_json_slice(&input).map_err(|e| e.to_string()),
+        Some(b'[') => Packet::from_jtoo(&input).map_err(|e| e.to_string()),
+        _ => Err("neither JSON nor JTOO".to_string()),
+    };
+    let written = packet.and_then(|p| p.to_jtoo().map_err(|e| e.to_string()));
+    match (case.kind, written) {
+        (Kind::JtePacketValid, Ok(out)) => {
+            let want = std::fs::read(case.sibling(".canonical.jtoo")).map_err(|e| e.to_string())?;
+            if out == want {
+                Ok(())
+            } else {
+                Err(format!("written as {:?}", String::from_utf8_lossy(&out)))
+            }
+        }
+        (Kind::JtePacketValid, Err(e)) => Err(format!("refused: {e}")),
+        (_, Ok(out)) => Err(format!("accepted as {:?}", String::from_utf8_lossy(&out))),
+        (_, Err(_)) => Ok(()),
+    }
+}
+
 fn is_known(id: &str, known: &[String]) -> bool {
     known.iter().any(|k| match k.strip_suffix('*') {
         Some(p) => id.starts_with(p),
@@ -179,6 +205,9 @@ fn every_case_in_process() {
         }
         if matches!(case.kind, Kind::FromJsonValid | Kind::FromJsonInvalid) {
             record(case.id.clone(), check_from_json(case));
+        }
+        if matches!(case.kind, Kind::JtePacketValid | Kind::JtePacketInvalid) {
+            record(case.id.clone(), check_jte_packet(case));
         }
         if matches!(case.kind, Kind::Valid(_) | Kind::TaggedInvalid) {
             let id = match case.kind {

@@ -38,7 +38,12 @@ fn config(kind: &str) -> Config {
         } else {
             None
         },
-        from_json: if kind == "from-json" { cmd } else { None },
+        from_json: if kind == "from-json" {
+            cmd.clone()
+        } else {
+            None
+        },
+        jte_packet: if kind == "jte-packet" { cmd } else { None },
         skips: vec![],
         only: vec![],
         timeout: Duration::from_secs(1),
@@ -110,14 +115,25 @@ fn check_entry(kind: &str, case: &Case, entry: &Json) -> Result<(), String> {
                 return Err(format!("expect {expect}, lines {}", field("lines")));
             }
         }
-        ("from-json", Kind::FromJsonValid | Kind::FromJsonInvalid) => {
-            let valid = case.kind == Kind::FromJsonValid;
+        (
+            "from-json" | "jte-packet",
+            Kind::FromJsonValid
+            | Kind::FromJsonInvalid
+            | Kind::JtePacketValid
+            | Kind::JtePacketInvalid,
+        ) => {
+            let valid = matches!(case.kind, Kind::FromJsonValid | Kind::JtePacketValid);
             let want = if valid { "accept" } else { "reject" };
             if input != case.id.as_str() || expect != want {
                 return Err(format!("input {input}, expect {expect}"));
             }
             let output = if valid {
-                let bytes = std::fs::read(case.sibling(".jtoo")).unwrap();
+                let suffix = if kind == "jte-packet" {
+                    ".canonical.jtoo"
+                } else {
+                    ".jtoo"
+                };
+                let bytes = std::fs::read(case.sibling(suffix)).unwrap();
                 Json::from(String::from_utf8(bytes).unwrap())
             } else {
                 Json::Null
@@ -171,6 +187,7 @@ fn the_manifest_matches_the_tree_and_the_runner() {
         "frame",
         "greeting",
         "from-json",
+        "jte-packet",
     ] {
         let mut want = runner::planned_ids(&config(kind), &all);
         want.sort();

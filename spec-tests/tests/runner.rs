@@ -418,3 +418,24 @@ fn htoo_mode_runs_the_strict_invalid_cases_that_stay_invalid() {
     assert!(ran("invalid/jtoo/datetime/week-53-2023.jtoo"));
     assert!(!ran("invalid/jtoo/integer/missing-separator-01.jtoo"));
 }
+
+#[test]
+fn the_jte_packet_role_judges_payloads() {
+    // `cat` writes every payload back unchanged: it passes exactly the JTOO
+    // payloads that are already in their comparison form, and fails every
+    // payload that must be refused.
+    let (code, report) = run(&["--jte-packet", "cat"]);
+    assert_eq!(code, 1);
+    let results = report["results"].as_array().unwrap();
+    let status = |id: &str| results.iter().find(|r| r["id"] == id).unwrap()["status"].clone();
+    assert_eq!(status("jte/valid/jtoo-decisions-example.jtoo"), "pass");
+    assert_eq!(status("jte/valid/jtoo-fields-reordered.jtoo"), "fail");
+    assert_eq!(status("jte/valid/json-request.json"), "fail");
+    assert_eq!(status("jte/invalid/jtoo-duplicate-key.jtoo"), "fail");
+    let refuse = script("refuse-packets.sh", "cat >/dev/null\nexit 1");
+    let (_, report) = run(&["--jte-packet", &refuse]);
+    assert_eq!(
+        count(&report, "passed"),
+        count_cases("jte/invalid/", ".json") + count_cases("jte/invalid/", ".jtoo")
+    );
+}

@@ -140,6 +140,9 @@ CLAUSES = [
     ("d.json-to-jtoo", "Decision", "JSON to JTOO: object -> list of pairs (order kept), array -> list, string -> string, true/false -> Y/N, a number without fraction or exponent -> integer, any other number -> decimal with its exact value; `-0`, `-0.0` -> `0`, `0.0`."),
     ("d.json-null", "Decision", "JSON `null` has no JTOO form: an object member whose value is null is left out; a null elsewhere is an error."),
     ("d.json-range", "Decision", "An exponent whose expansion exceeds what the decimal type holds is a clear error, never a huge allocation (`1e999999999`)."),
+    ("d.jte-payload", "Decision", "A JTE packet travels as JSON (`{` first) or as JTOO, a list of pairs (`[` first); the receiver tells them apart by the first byte."),
+    ("d.jte-fields", "Decision", "Unknown packet fields are ignored; a known field with the wrong type, or a duplicate key, makes the packet invalid."),
+    ("s.jte-canonical", "Suite reading", "A packet's comparison form: canonical JTOO with the seed's fields in the seed's order (command, rpcid, resid, timeout, cont, error, datatype, data), absent fields, `cont` false and unknown fields left out."),
     # Errata.
     ("E1", "Erratum", "`[t,f]` predates `Y`/`N`."),
     ("E2", "Erratum", "`\"C:\\5cWindows` lacks its closing quote."),
@@ -155,6 +158,8 @@ CLAUSES = [
 CLAUSE_IDS = {c[0] for c in CLAUSES}
 # Clauses whose "invalid" side is implementation-defined by the spec/decisions.
 IMPL_STANDS_FOR_INVALID = {"d.int-range", "d.decimal-range", "d.depth"}
+# Clauses that only say how a valid result is written (nothing to reject).
+VALID_ONLY = {"s.jte-canonical"}
 
 # ---------------------------------------------------------------------------
 # Case tables
@@ -1206,6 +1211,63 @@ from_json_invalid = [  # (name, json bytes, clauses)
     ("single-quotes", "{'a':1}", ("d.json-to-jtoo",)),
 ]
 
+# --------------------------- JTE packets -------------------------------------
+# A packet checker reads one JTE payload (JSON or JTOO) and writes the packet
+# in its comparison form (s.jte-canonical), or refuses it (exit 1).
+jte_valid = [  # (name, ext, payload, canonical packet, clauses)
+    ("json-decisions-example", "json", '{"command":"term:setstyle","data":{"color":31,"bgcolor":"#aaaaaa","bold":true}}',
+     '["command":"term:setstyle","data":["color":31,"bgcolor":"#aaaaaa","bold":Y]]', ("d.jte-payload", "d.json-to-jtoo")),
+    ("jtoo-decisions-example", "jtoo", '["command":"term:setstyle","data":["color":31,"bgcolor":"#aaaaaa","bold":Y]]',
+     '["command":"term:setstyle","data":["color":31,"bgcolor":"#aaaaaa","bold":Y]]', ("d.jte-payload",)),
+    ("json-request", "json", '{"command":"detect","rpcid":"6f1c","timeout":5000}',
+     '["command":"detect","rpcid":"6f1c","timeout":5_000]', ("d.jte-payload",)),
+    ("json-fields-reordered", "json", '{"timeout":5000,"rpcid":"6f1c","command":"detect"}',
+     '["command":"detect","rpcid":"6f1c","timeout":5_000]', ("s.jte-canonical",)),
+    ("jtoo-fields-reordered", "jtoo", '["data":1,"timeout":0,"command":"c"]',
+     '["command":"c","timeout":0,"data":1]', ("s.jte-canonical",)),
+    ("json-every-field", "json", '{"command":"c","rpcid":"1","resid":"2","timeout":10,"cont":true,"error":"EC42: no","datatype":"text","data":"x"}',
+     '["command":"c","rpcid":"1","resid":"2","timeout":10,"cont":Y,"error":"EC42: no","datatype":"text","data":"x"]', ("s.jte-canonical",)),
+    ("json-unknown-fields-ignored", "json", '{"command":"x","route":"r","reqid":"1","source":{"a":[1]}}',
+     '["command":"x"]', ("d.jte-fields",)),
+    ("jtoo-unknown-fields-ignored", "jtoo", '["command":"x","route":"r","cancel":Y,"extra":[1:2]]',
+     '["command":"x"]', ("d.jte-fields",)),
+    ("json-cont-false-left-out", "json", '{"resid":"6f1c","cont":false,"data":"x"}',
+     '["resid":"6f1c","data":"x"]', ("s.jte-canonical",)),
+    ("jtoo-cont-n-left-out", "jtoo", '["resid":"6f1c","cont":N]', '["resid":"6f1c"]', ("s.jte-canonical",)),
+    ("json-stream-item", "json", '{"resid":"6f1c","cont":true,"data":[1,2]}',
+     '["resid":"6f1c","cont":Y,"data":[1,2]]', ("d.jte-payload",)),
+    ("json-error-without-code", "json", '{"resid":"1","error":"ECHO failed"}',
+     '["resid":"1","error":"ECHO failed"]', ("d.jte-fields",)),
+    ("json-data-exact-numbers", "json", '{"command":"c","data":[1.50,1e5,-0,12345678901234567890]}',
+     '["command":"c","data":[1.5,100_000.0,0,12_345_678_901_234_567_890]]', ("d.json-to-jtoo",)),
+    ("json-data-null-member", "json", '{"command":"c","data":{"a":null,"b":1}}',
+     '["command":"c","data":["b":1]]', ("d.json-null",)),
+    ("jtoo-data-any-type", "jtoo", '["command":"c","data":[B4f4b,D2024-03-04,S0,1.5,T10:20]]',
+     '["command":"c","data":[B4f4b,D2024-03-04,S0,1.5,T10:20]]', ("d.jte-payload",)),
+    ("json-timeout-zero", "json", '{"command":"c","timeout":0}', '["command":"c","timeout":0]', ("d.jte-fields",)),
+]
+jte_invalid = [  # (name, ext, payload, clauses)
+    ("json-timeout-string", "json", '{"command":"c","timeout":"5000"}', ("d.jte-fields",)),
+    ("json-timeout-negative", "json", '{"command":"c","timeout":-1}', ("d.jte-fields",)),
+    ("json-timeout-fraction", "json", '{"command":"c","timeout":1.5}', ("d.jte-fields",)),
+    ("json-cont-string", "json", '{"resid":"1","cont":"true"}', ("d.jte-fields",)),
+    ("json-command-number", "json", '{"command":1}', ("d.jte-fields",)),
+    ("json-data-bare-null", "json", '{"command":"c","data":[null]}', ("d.json-null",)),
+    ("json-duplicate-key", "json", '{"command":"a","command":"b"}', ("d.jte-fields", "d.duplicate-keys")),
+    ("json-array", "json", '["command","x"]', ("d.jte-payload",)),
+    ("json-invalid", "json", '{"command":"c",}', ("d.jte-payload",)),
+    ("jtoo-not-a-record", "jtoo", '["command","x"]', ("d.jte-payload",)),
+    ("jtoo-non-string-key", "jtoo", '[1:"x"]', ("d.jte-payload",)),
+    ("jtoo-duplicate-key", "jtoo", '["command":"a","command":"b"]', ("d.jte-fields", "d.duplicate-keys")),
+    ("jtoo-timeout-decimal", "jtoo", '["command":"c","timeout":1.5]', ("d.jte-fields",)),
+    ("jtoo-timeout-negative", "jtoo", '["command":"c","timeout":-1]', ("d.jte-fields",)),
+    ("jtoo-cont-string", "jtoo", '["resid":"1","cont":"Y"]', ("d.jte-fields",)),
+    ("jtoo-error-bytes", "jtoo", '["resid":"1","error":B45]', ("d.jte-fields",)),
+    ("jtoo-not-strict", "jtoo", '["command": "c"]', ("d.jte-payload",)),
+    ("jtoo-scalar", "jtoo", '"command"', ("d.jte-payload",)),
+    ("neither-json-nor-jtoo", "jtoo", 'command', ("d.jte-payload",)),
+]
+
 # ----------------------- invalid tagged JSON (encoders) ---------------------
 def T(t, v):
     return {"type": t, "value": v}
@@ -1452,12 +1514,25 @@ def main():
         write(os.path.join(CASES, rel), b(j))
         note(clauses, "invalid", rel)
 
+    for name, ext, payload, canonical, clauses in jte_valid:
+        rel = "jte/valid/%s.%s" % (name, ext)
+        unique(rel)
+        write(os.path.join(CASES, rel), payload)
+        write(os.path.join(CASES, "jte", "valid", name + ".canonical.jtoo"), canonical)
+        tagged_of(canonical)
+        note(clauses, "valid", rel)
+    for name, ext, payload, clauses in jte_invalid:
+        rel = "jte/invalid/%s.%s" % (name, ext)
+        unique(rel)
+        write(os.path.join(CASES, rel), payload)
+        note(clauses, "invalid", rel)
+
     # Coverage check.
     for cid, _, _ in CLAUSES:
         c = cov[cid]
         if not c["valid"]:
             errors.append("clause %s has no valid case" % cid)
-        if not c["invalid"] and not (cid in IMPL_STANDS_FOR_INVALID and c["impl"]):
+        if not c["invalid"] and not (cid in IMPL_STANDS_FOR_INVALID and c["impl"]) and cid not in VALID_ONLY:
             errors.append("clause %s has no invalid case" % cid)
 
     counts = {
@@ -1471,6 +1546,7 @@ def main():
         "greeting": len(greetings),
         "invalid tagged": len(tagged_invalid),
         "from-json": len(from_json_valid) + len(from_json_invalid),
+        "jte packet": len(jte_valid) + len(jte_invalid),
     }
     total = sum(counts.values())
     write_coverage(cov, counts, total)
@@ -1527,6 +1603,12 @@ def manifest_checks(htoo_accepts):
     for name, j, clauses in from_json_invalid:
         rel = "from-json/invalid/%s.json" % name
         add("from-json", rel, rel, "reject", clauses)
+    for name, ext, payload, canonical, clauses in jte_valid:
+        rel = "jte/valid/%s.%s" % (name, ext)
+        add("jte-packet", rel, rel, "accept", clauses, output=canonical)
+    for name, ext, payload, clauses in jte_invalid:
+        rel = "jte/invalid/%s.%s" % (name, ext)
+        add("jte-packet", rel, rel, "reject", clauses)
     for name, data, exp, clauses in frames_valid:
         rel = "valid/frame/%s.frames" % name
         add("frame", rel, rel, "accept", clauses, lines=exp)
