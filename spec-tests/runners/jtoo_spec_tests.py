@@ -289,11 +289,7 @@ def judge_decode(check, o):
             return REPORTED, "rejected"
         return FAIL, ("crash on an implementation-defined case (accepting or rejecting are both "
                       "fine): " + o.describe())
-    if o.exited(1):
-        return PASS, None
-    if o.exited(0):
-        return FAIL, "accepted an invalid document: " + preview(o.stdout)
-    return FAIL, "crash: " + o.describe()
+    return judge_refusal(o, "accepted an invalid document: ")
 
 
 def judge_convert(check, o):
@@ -308,10 +304,16 @@ def judge_convert(check, o):
             what = {"from-json": "JSON", "jte-packet": "packet"}.get(check["kind"], "tagged JSON")
             return FAIL, "refused valid %s%s" % (what, stderr_tail(o.stderr))
         return FAIL, "crash: " + o.describe()
+    return judge_refusal(o, "converted input that has no JTOO form: ")
+
+
+def judge_refusal(o, accepted):
+    """Input that must be refused: exit 1 passes; exit 0 fails with
+    `accepted` and a preview of stdout; anything else is a crash."""
     if o.exited(1):
         return PASS, None
     if o.exited(0):
-        return FAIL, "converted input that has no JTOO form: " + preview(o.stdout)
+        return FAIL, accepted + preview(o.stdout)
     return FAIL, "crash: " + o.describe()
 
 

@@ -109,19 +109,7 @@ fn check_from_json(case: &Case) -> Result<(), String> {
     let converted = jtoo::json::from_json_slice(&input)
         .map_err(|e| e.to_string())
         .and_then(|v| jtoo::to_vec(&v).map_err(|e| e.to_string()));
-    match (case.kind, converted) {
-        (Kind::FromJsonValid, Ok(out)) => {
-            let want = std::fs::read(case.sibling(".jtoo")).map_err(|e| e.to_string())?;
-            if out == want {
-                Ok(())
-            } else {
-                Err(format!("converted to {:?}", String::from_utf8_lossy(&out)))
-            }
-        }
-        (Kind::FromJsonValid, Err(e)) => Err(format!("refused: {e}")),
-        (_, Ok(out)) => Err(format!("converted to {:?}", String::from_utf8_lossy(&out))),
-        (_, Err(_)) => Ok(()),
-    }
+    check_written(case, case.kind == Kind::FromJsonValid, ".jtoo", converted)
 }
 
 /// A JTE payload through `jtoo_frame::jte::Packet` (JSON when it starts
@@ -135,18 +123,34 @@ fn check_jte_packet(case: &Case) -> Result<(), String> {
         _ => Err("neither JSON nor JTOO".to_string()),
     };
     let written = packet.and_then(|p| p.to_jtoo().map_err(|e| e.to_string()));
-    match (case.kind, written) {
-        (Kind::JtePacketValid, Ok(out)) => {
-            let want = std::fs::read(case.sibling(".canonical.jtoo")).map_err(|e| e.to_string())?;
+    check_written(
+        case,
+        case.kind == Kind::JtePacketValid,
+        ".canonical.jtoo",
+        written,
+    )
+}
+
+/// Judges what a converter wrote: a valid case must give exactly the bytes
+/// of its sibling `expected` file, an invalid one must be refused.
+fn check_written(
+    case: &Case,
+    valid: bool,
+    expected: &str,
+    written: Result<Vec<u8>, String>,
+) -> Result<(), String> {
+    match (valid, written) {
+        (true, Ok(out)) => {
+            let want = std::fs::read(case.sibling(expected)).map_err(|e| e.to_string())?;
             if out == want {
                 Ok(())
             } else {
                 Err(format!("written as {:?}", String::from_utf8_lossy(&out)))
             }
         }
-        (Kind::JtePacketValid, Err(e)) => Err(format!("refused: {e}")),
-        (_, Ok(out)) => Err(format!("accepted as {:?}", String::from_utf8_lossy(&out))),
-        (_, Err(_)) => Ok(()),
+        (true, Err(e)) => Err(format!("refused: {e}")),
+        (false, Ok(out)) => Err(format!("accepted as {:?}", String::from_utf8_lossy(&out))),
+        (false, Err(_)) => Ok(()),
     }
 }
 
