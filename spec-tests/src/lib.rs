@@ -1,6 +1,9 @@
 //! The JTOO/HTOO conformance suite: language-agnostic cases under `cases/`
-//! and a runner that checks any decoder, encoder, frame decoder or greeting
-//! checker given as a shell command. See `README.md` for the protocol.
+//! and a runner that checks any decoder, encoder, JSON-to-JTOO converter,
+//! JTE packet checker, frame decoder or greeting checker given as a shell
+//! command. See `README.md` for the protocol. The same checks are listed as
+//! data in `cases/<rev>/manifest.json` (see `COMPARING.md`), which
+//! `runners/jtoo_spec_tests.py` runs without Rust.
 //!
 //! ```no_run
 //! use spec_tests::{cases, runner};
