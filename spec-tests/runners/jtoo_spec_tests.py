@@ -63,6 +63,24 @@ def stderr_tail(stderr):
     return " (stderr: %s)" % lines[-1][:160]
 
 
+# Commands running now, so that an interrupted run (Ctrl-C) can kill them:
+# each leads its own process group and gets no SIGINT from the terminal.
+LIVE = set()
+LIVE_LOCK = threading.Lock()
+
+
+def kill_live():
+    with LIVE_LOCK:
+        procs = list(LIVE)
+    for proc in procs:
+        _kill_group(proc)
+        _kill_tree_on_timeout(proc)
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
 def _kill_group(proc):
     if os.name == "posix":
         try:
@@ -91,6 +109,16 @@ def run(cmd, data, timeout, env_extra):
                                 stderr=subprocess.PIPE, env=env, **kwargs)
     except OSError as e:
         return Outcome("spawn", what=str(e))
+    with LIVE_LOCK:
+        LIVE.add(proc)
+    try:
+        return _finish(proc, data, timeout, deadline)
+    finally:
+        with LIVE_LOCK:
+            LIVE.discard(proc)
+
+
+def _finish(proc, data, timeout, deadline):
     out = {}
 
     def read(name, pipe):
@@ -483,8 +511,15 @@ def main(argv=None):
         return 2
     base = os.path.dirname(os.path.abspath(path))
     chosen = plan(manifest, args)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+    try:
         results = list(pool.map(lambda c: run_check(c[0], c[1], base, manifest, args, skips), chosen))
+    except KeyboardInterrupt:
+        # Leave nothing running: the commands' groups get no SIGINT.
+        kill_live()
+        print("jtoo_spec_tests: interrupted", file=sys.stderr)
+        os._exit(130)
+    pool.shutdown()
     results.sort(key=lambda r: r["id"])
     count = {s: sum(1 for r in results if r["status"] == s)
              for s in (PASS, FAIL, "skip", "stale", REPORTED)}
