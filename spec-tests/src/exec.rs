@@ -13,9 +13,10 @@
 //! process left the group on purpose), the runner stops waiting once the
 //! time limit has passed and reports a timeout.
 
+use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
@@ -73,6 +74,40 @@ pub fn stderr_tail(stderr: &[u8]) -> String {
     }
 }
 
+/// The process ids of the commands running now (each leads its own group).
+static RUNNING: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+fn running() -> std::sync::MutexGuard<'static, BTreeSet<u32>> {
+    RUNNING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kills every command [`run`] has started and not yet finished, with
+/// everything each started: for a runner that is interrupted (its commands
+/// are in process groups of their own, so the terminal's Ctrl-C does not
+/// reach them).
+pub fn kill_running() {
+    let pids: Vec<u32> = running().iter().copied().collect();
+    for pid in pids {
+        kill_pid_group(pid);
+    }
+}
+
+/// Whether process `pid` still runs (a zombie, which runs no more, does
+/// not); `false` on systems where this cannot be told. For tests that
+/// check that nothing outlives a run.
+#[doc(hidden)]
+pub fn is_running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state letter follows the command name in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Err(_) => process_exists(pid),
+    }
+}
+
 /// Runs `cmd` with `input` on stdin and the extra environment `env`; kills
 /// everything it started once it ends or `timeout` passes.
 pub fn run(cmd: &str, input: &[u8], timeout: Duration, env: &[(&str, &str)]) -> Outcome {
@@ -95,6 +130,14 @@ pub fn run(cmd: &str, input: &[u8], timeout: Duration, env: &[(&str, &str)]) -> 
         Ok(c) => c,
         Err(e) => return Outcome::SpawnFailed(e.to_string()),
     };
+    running().insert(child.id());
+    let outcome = finish(&mut child, input, timeout, deadline);
+    running().remove(&child.id());
+    outcome
+}
+
+/// [`run`] after the spawn: feeds the input, waits, kills, collects.
+fn finish(child: &mut Child, input: &[u8], timeout: Duration, deadline: Instant) -> Outcome {
     // A program may exit without reading its input: a broken pipe is fine.
     // The writer is never joined: a process that escaped the group may hold
     // stdin open without reading it.
@@ -110,8 +153,8 @@ pub fn run(cmd: &str, input: &[u8], timeout: Duration, env: &[(&str, &str)]) -> 
         Ok(Some(status)) => status,
         Ok(None) | Err(_) => {
             // Still running (so its pid, the group id, cannot be reused yet).
-            kill_group(&child);
-            kill_tree_on_timeout(&child);
+            kill_group(child);
+            kill_tree_on_timeout(child);
             let _ = child.kill();
             let _ = child.wait();
             return Outcome::TimedOut;
@@ -119,7 +162,7 @@ pub fn run(cmd: &str, input: &[u8], timeout: Duration, env: &[(&str, &str)]) -> 
     };
     // The shell has exited; whatever it left running in its group goes too,
     // so that a background child holding the pipes cannot stall the runner.
-    kill_group(&child);
+    kill_group(child);
     let (Some(stdout), Some(stderr)) = (collect(stdout, deadline), collect(stderr, deadline))
     else {
         return Outcome::TimedOut;
@@ -162,29 +205,59 @@ fn collect(pipe: Option<mpsc::Receiver<Vec<u8>>>, deadline: Instant) -> Option<V
 
 /// Kills the process group the shell leads (Unix); errors (the group is
 /// already gone) are ignored.
-#[cfg(unix)]
 fn kill_group(child: &Child) {
-    use rustix::process::{Pid, Signal, kill_process_group};
-    let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+    #[cfg(unix)]
+    kill_pid_group(child.id());
+    #[cfg(not(unix))]
+    let _ = child;
 }
-
-#[cfg(not(unix))]
-fn kill_group(_child: &Child) {}
 
 /// Kills a timed-out command's process tree (Windows: `cmd` does not take
 /// its children with it).
-#[cfg(windows)]
 fn kill_tree_on_timeout(child: &Child) {
+    #[cfg(windows)]
+    kill_pid_group(child.id());
+    #[cfg(not(windows))]
+    let _ = child;
+}
+
+/// Kills the process group led by `pid` (Unix: every command leads one);
+/// errors (the group is already gone) are ignored.
+#[cfg(unix)]
+fn kill_pid_group(pid: u32) {
+    use rustix::process::{Pid, Signal, kill_process_group};
+    if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+        let _ = kill_process_group(pid, Signal::KILL);
+    }
+}
+
+/// Kills the process tree of `pid` (Windows).
+#[cfg(windows)]
+fn kill_pid_group(pid: u32) {
     let _ = Command::new("taskkill")
-        .args(["/T", "/F", "/PID", &child.id().to_string()])
+        .args(["/T", "/F", "/PID", &pid.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status();
 }
 
-#[cfg(not(windows))]
-fn kill_tree_on_timeout(_child: &Child) {}
+#[cfg(not(any(unix, windows)))]
+fn kill_pid_group(_pid: u32) {}
+
+#[cfg(unix)]
+fn process_exists(pid: u32) -> bool {
+    use rustix::process::{Pid, test_kill_process};
+    i32::try_from(pid)
+        .ok()
+        .and_then(Pid::from_raw)
+        .is_some_and(|pid| test_kill_process(pid).is_ok())
+}
+
+#[cfg(not(unix))]
+fn process_exists(_pid: u32) -> bool {
+    false
+}
 
 fn shell(cmd: &str) -> Command {
     #[cfg(windows)]
@@ -249,24 +322,11 @@ mod tests {
         assert!(matches!(o, Outcome::TimedOut), "{o:?}");
     }
 
-    /// Whether process `pid` is gone (a zombie counts as gone: it runs no
-    /// more). Polls for up to ten seconds: the killed process is reaped by
-    /// its new parent, not by us.
-    fn gone(pid: &str) -> bool {
+    /// Polls [`is_running`] for up to ten seconds: a killed process is
+    /// reaped by its new parent, not by us.
+    fn gone(pid: u32) -> bool {
         for _ in 0..200 {
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat"));
-            let alive = match state {
-                // The state follows the command name in parentheses.
-                Ok(s) => s
-                    .rsplit_once(')')
-                    .is_some_and(|(_, r)| !r.trim_start().starts_with('Z')),
-                Err(_) => Command::new("kill")
-                    .args(["-0", pid])
-                    .stderr(Stdio::null())
-                    .status()
-                    .is_ok_and(|s| s.success()),
-            };
-            if !alive {
+            if !is_running(pid) {
                 return true;
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -274,13 +334,9 @@ mod tests {
         false
     }
 
-    fn child_pid(file: &std::path::Path) -> String {
-        let pid = std::fs::read_to_string(file).unwrap().trim().to_string();
-        assert!(
-            !pid.is_empty() && pid.bytes().all(|c| c.is_ascii_digit()),
-            "{pid:?}"
-        );
-        pid
+    fn child_pid(file: &std::path::Path) -> u32 {
+        let pid = std::fs::read_to_string(file).unwrap();
+        pid.trim().parse().unwrap()
     }
 
     #[test]
@@ -294,7 +350,7 @@ mod tests {
         let o = run(&cmd, b"", Duration::from_millis(500), &[]);
         assert!(matches!(o, Outcome::TimedOut), "{o:?}");
         let pid = child_pid(&pidfile);
-        assert!(gone(&pid), "the forked child {pid} outlived the timeout");
+        assert!(gone(pid), "the forked child {pid} outlived the timeout");
     }
 
     #[test]
@@ -317,7 +373,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let pid = child_pid(&pidfile);
-        assert!(gone(&pid), "the background child {pid} outlived the run");
+        assert!(gone(pid), "the background child {pid} outlived the run");
     }
 
     #[test]

@@ -74,6 +74,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    kill_commands_when_interrupted();
     match real_main() {
         Ok(code) => ExitCode::from(code),
         Err(msg) => {
@@ -81,6 +82,42 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// On Ctrl-C (or SIGTERM on Unix) kills the commands running now and exits
+/// with 130: they lead process groups of their own, so the terminal's
+/// SIGINT does not reach them, and a hanging one would outlive the runner.
+fn kill_commands_when_interrupted() {
+    std::thread::spawn(|| {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        let interrupted = rt.block_on(async {
+            #[cfg(unix)]
+            {
+                use tokio::signal::unix::{SignalKind, signal};
+                let Ok(mut term) = signal(SignalKind::terminate()) else {
+                    return tokio::signal::ctrl_c().await.is_ok();
+                };
+                tokio::select! {
+                    r = tokio::signal::ctrl_c() => r.is_ok(),
+                    _ = term.recv() => true,
+                }
+            }
+            #[cfg(not(unix))]
+            {
+                tokio::signal::ctrl_c().await.is_ok()
+            }
+        });
+        if interrupted {
+            spec_tests::exec::kill_running();
+            eprintln!("spec-tests: interrupted");
+            std::process::exit(130);
+        }
+    });
 }
 
 fn real_main() -> Result<u8, String> {

@@ -439,3 +439,71 @@ fn the_jte_packet_role_judges_payloads() {
         count_cases("jte/invalid/", ".json") + count_cases("jte/invalid/", ".jtoo")
     );
 }
+
+#[test]
+fn an_interrupted_runner_leaves_no_command_behind() {
+    // A decoder that forks a child which hangs; the runner is interrupted
+    // (SIGINT, as Ctrl-C sends) while both hang.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let _ = std::fs::remove_file(&pids);
+    let cmd = script(
+        "hang-and-fork.sh",
+        &format!(
+            "cat >/dev/null\nsleep 1000 & echo $! >> '{}'\nwait",
+            pids.display()
+        ),
+    );
+    let mut runner = Command::new(RUNNER)
+        .args([
+            "--decoder",
+            &cmd,
+            "--only",
+            "valid/jtoo/bool/",
+            "--jobs",
+            "2",
+        ])
+        .args(["--timeout", "600"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let read_pids = || -> Vec<u32> {
+        std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    };
+    // Wait (generously) until both commands have forked their child.
+    for _ in 0..600 {
+        if read_pids().len() >= 2 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let children = read_pids();
+    assert!(children.len() >= 2, "{children:?}");
+    let status = Command::new("kill")
+        .args(["-INT", &runner.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = runner.wait().unwrap();
+    assert_eq!(exit.code(), Some(130), "{exit:?}");
+    for pid in children {
+        let mut gone = false;
+        for _ in 0..200 {
+            if !spec_tests::exec::is_running(pid) {
+                gone = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(
+            gone,
+            "the forked child {pid} outlived the interrupted runner"
+        );
+    }
+}
