@@ -3,10 +3,10 @@
 //!
 //! ```text
 //! error: expected `,` or `]`
-//!  --> config.htoo:3:11
+//!  --> config.htoo:3:10
 //!   |
 //! 3 |   ["b", 2 3],
-//!   |           ^
+//!   |          ^
 //! ```
 //!
 //! The caret stays under the right character with tabs (shown as four
@@ -31,6 +31,7 @@ pub struct Diagnostic {
     message: String,
     file_name: String,
     snippet: Option<Snippet>,
+    hint: Option<&'static str>,
 }
 
 /// The positioned part of a diagnostic.
@@ -79,7 +80,14 @@ impl Diagnostic {
             message: err.message(),
             file_name: file_name.to_owned(),
             snippet,
+            hint: hint(err, source),
         }
+    }
+
+    /// The hint shown as `= help: …`, when the error looks like a JSON
+    /// habit (see [`hint`]).
+    pub fn hint(&self) -> Option<&'static str> {
+        self.hint
     }
 
     /// The message, e.g. ``expected `,` or `]` ``.
@@ -122,9 +130,44 @@ impl fmt::Display for Diagnostic {
         }
         write!(f, "{pad} | {}^", " ".repeat(s.caret))?;
         match s.label {
-            Some(label) => writeln!(f, " {label}"),
-            None => writeln!(f),
+            Some(label) => writeln!(f, " {label}")?,
+            None => writeln!(f)?,
         }
+        match self.hint {
+            Some(hint) => writeln!(f, "{pad} = help: {hint}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A hint for an error where a JSON habit meets JTOO: `true` / `false`,
+/// `null`, `{`, a decimal without its leading `0`. `source` is the input
+/// `err` came from; the hint looks at the bytes where the error points.
+///
+/// ```
+/// let src = r#"["debug":true]"#;
+/// let err = htoo::from_str(src).unwrap_err();
+/// assert_eq!(htoo::hint(&err, src.as_bytes()), Some("booleans are `Y` / `N`"));
+/// let shown = htoo::render_diagnostic(&err, src.as_bytes(), "app.htoo");
+/// assert!(shown.ends_with("  = help: booleans are `Y` / `N`\n"));
+/// ```
+pub fn hint(err: &Error, source: &[u8]) -> Option<&'static str> {
+    let at = source.get(err.position()?.offset..)?;
+    let word = |w: &[u8]| {
+        at.strip_prefix(w)
+            .is_some_and(|rest| !rest.first().is_some_and(u8::is_ascii_alphanumeric))
+    };
+    let signed = at.strip_prefix(b"-").unwrap_or(at);
+    if word(b"true") || word(b"false") {
+        Some("booleans are `Y` / `N`")
+    } else if word(b"null") {
+        Some("JTOO has no null: leave the member out")
+    } else if at.first() == Some(&b'{') {
+        Some(r#"records are lists of pairs: `["key":value]`"#)
+    } else if signed.first() == Some(&b'.') && signed.get(1).is_some_and(u8::is_ascii_digit) {
+        Some("a decimal starts with a digit: `0.75`, not `.75`")
+    } else {
+        None
     }
 }
 
@@ -138,10 +181,10 @@ impl fmt::Display for Diagnostic {
 /// assert_eq!(
 ///     htoo::render_diagnostic(&err, src.as_bytes(), "config.htoo"),
 ///     "error: expected `,` or `]`\n \
-///      --> config.htoo:3:11\n  \
+///      --> config.htoo:3:10\n  \
 ///       |\n\
 ///      3 |   [\"b\", 2 3],\n  \
-///       |           ^\n"
+///       |          ^\n"
 /// );
 /// ```
 pub fn render_diagnostic(err: &Error, source: &[u8], file_name: &str) -> String {
