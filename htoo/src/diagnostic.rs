@@ -61,10 +61,10 @@ impl Diagnostic {
                 .position(|&b| b == b'\n')
                 .map_or(source.len(), |i| line_start + i);
             let mut line = &source[line_start..line_end];
-            if let [head @ .., b'\r'] = line {
-                if offset < line_start + head.len() {
-                    line = head;
-                }
+            if let [head @ .., b'\r'] = line
+                && offset < line_start + head.len()
+            {
+                line = head;
             }
             let caret = display_width(&String::from_utf8_lossy(&source[line_start..offset]));
             let (text, caret) = window(&String::from_utf8_lossy(line), caret);

@@ -123,11 +123,7 @@ impl Input {
     /// line (without its `\n`), stopping early at an error `probe` finds
     /// that no further byte could repair (see [`is_final`]). A read error
     /// is reported and gives exit status 2.
-    pub fn next_document(
-        &mut self,
-        lines: bool,
-        probe: Probe<'_>,
-    ) -> Status<Next> {
+    pub fn next_document(&mut self, lines: bool, probe: Probe<'_>) -> Status<Next> {
         next_document(&mut self.reader, lines, probe).map_err(|e| {
             say!("jtoo: cannot read {}: {e}", self.name);
             2
@@ -305,7 +301,12 @@ impl Syntax {
     /// like a JSON habit, or when strict input would read as HTOO.
     pub fn report(self, name: &str, source: &[u8], err: &jtoo::Error) {
         if self.htoo {
-            say!("{}", htoo::Diagnostic::new(err, source, name).to_string().trim_end());
+            say!(
+                "{}",
+                htoo::Diagnostic::new(err, source, name)
+                    .to_string()
+                    .trim_end()
+            );
             return;
         }
         let looks_like_htoo = htoo::from_slice(source).is_ok();

@@ -231,10 +231,16 @@ fn from_json_errors_carry_positions() {
 #[test]
 fn frame_encode_reports_a_bad_line_as_local_input() {
     // Issue 18 defect 7.
-    let out = jtoo(&["frame", "encode"], b"{\"jtoo\":\"[1]\"}\n{\"jtoo\":\"[1,]\"}\n");
+    let out = jtoo(
+        &["frame", "encode"],
+        b"{\"jtoo\":\"[1]\"}\n{\"jtoo\":\"[1,]\"}\n",
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with("<stdin>:2: \"jtoo\" is not strict JTOO: expected a value"), "{err}");
+    assert!(
+        err.starts_with("<stdin>:2: \"jtoo\" is not strict JTOO: expected a value"),
+        "{err}"
+    );
     assert!(!err.contains("unusable"), "{err}");
 }
 
@@ -452,7 +458,15 @@ fn help_texts_are_plain_and_short() {
         }
     }
     let serve = jtoo(&["frame", "serve", "--help"], b"");
-    assert!(String::from_utf8(serve.stdout).unwrap().contains("--listen <ADDR>"));
+    assert!(
+        String::from_utf8(serve.stdout)
+            .unwrap()
+            .contains("--listen <ADDR>")
+    );
     let connect = jtoo(&["frame", "connect", "--help"], b"");
-    assert!(String::from_utf8(connect.stdout).unwrap().contains("--addr <ADDR>"));
+    assert!(
+        String::from_utf8(connect.stdout)
+            .unwrap()
+            .contains("--addr <ADDR>")
+    );
 }

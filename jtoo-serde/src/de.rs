@@ -346,10 +346,10 @@ impl<'de> Deserializer<'de> {
     #[cold]
     fn key_segment(&self, span: (usize, usize)) -> Segment {
         let text = self.input.get(span.0..span.1).unwrap_or_default();
-        if text.first() == Some(&b'"') {
-            if let Ok((_, s)) = parse::string::string(text, self.syntax) {
-                return Segment::Key(s.into_owned());
-            }
+        if text.first() == Some(&b'"')
+            && let Ok((_, s)) = parse::string::string(text, self.syntax)
+        {
+            return Segment::Key(s.into_owned());
         }
         Segment::OtherKey(String::from_utf8_lossy(text).into_owned())
     }

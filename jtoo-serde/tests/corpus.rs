@@ -10,8 +10,7 @@ use std::collections::BTreeMap;
 
 fn corpus(name: &str) -> String {
     let path = format!("{}/../testdata/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("corpus file {path} is missing ({e})"))
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("corpus file {path} is missing ({e})"))
 }
 
 fn typed_round_trip<T>(name: &str) -> String

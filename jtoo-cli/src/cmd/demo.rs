@@ -49,7 +49,11 @@ fn show(out: &mut Out) -> Status {
     let pretty = htoo::to_string_pretty(&value);
     section(out, "pretty HTOO", &pretty)?;
     let json = crate::cmd::to_json::pretty_json(&jtoo::json::to_json_string(&value));
-    section(out, "JSON (dates and timestamps become their JTOO text)", &json)?;
+    section(
+        out,
+        "JSON (dates and timestamps become their JTOO text)",
+        &json,
+    )?;
     let frame = jtoo_frame::Frame::from_value(&value).map_err(|e| {
         say!("jtoo: {e}");
         1

@@ -5,11 +5,11 @@
 //! Frames are shown as JSON lines, one per frame:
 //! `{"jtoo":"<canonical text>" or null,"binary":"<lower-case hex>"}`.
 
+use crate::io::{Out, say};
 use jtoo_frame::bytes::BytesMut;
 use jtoo_frame::futures::{SinkExt, StreamExt};
 use jtoo_frame::tokio_util::codec::Decoder;
 use jtoo_frame::{Frame, FrameCodec, FrameError, Greeting, Handshake, HandshakeError};
-use crate::io::{Out, say};
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -241,7 +241,7 @@ fn unhex(s: &str) -> Result<Vec<u8>, String> {
         _ => Err("\"binary\" must be lower-case hex digits".to_string()),
     };
     let bytes = s.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err("\"binary\" must have an even number of hex digits".into());
     }
     bytes
