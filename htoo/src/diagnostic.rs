@@ -50,7 +50,34 @@ impl Diagnostic {
     /// Lays out `err`, which came from parsing `source` (the whole input),
     /// read from `file_name` (shown as is, e.g. `config.htoo` or `<stdin>`).
     pub fn new(err: &Error, source: &[u8], file_name: &str) -> Diagnostic {
-        let snippet = err.position().map(|p| {
+        let mut d = Diagnostic::at(err.message(), err.position(), source, file_name);
+        if let Some(s) = &mut d.snippet {
+            s.label = label(err.kind());
+        }
+        d.hint = hint(err, source);
+        d
+    }
+
+    /// Lays out any `message` about `position` in `source` (the whole
+    /// input, read from `file_name`): for errors that are not
+    /// [`jtoo::Error`]s, such as a typed deserializer's "missing field".
+    ///
+    /// ```
+    /// let src = b"[\n  \"port\": \"80\",\n]";
+    /// let at = jtoo::Position::of(src, 12);
+    /// let d = htoo::Diagnostic::at("port: expected u16", Some(at), src, "app.htoo");
+    /// assert_eq!(
+    ///     d.to_string(),
+    ///     "error: port: expected u16\n --> app.htoo:2:11\n  |\n2 |   \"port\": \"80\",\n  |           ^\n"
+    /// );
+    /// ```
+    pub fn at(
+        message: impl Into<String>,
+        position: Option<jtoo::Position>,
+        source: &[u8],
+        file_name: &str,
+    ) -> Diagnostic {
+        let snippet = position.map(|p| {
             let offset = p.offset.min(source.len());
             let line_start = source[..offset]
                 .iter()
@@ -73,14 +100,14 @@ impl Diagnostic {
                 column: p.column,
                 text,
                 caret,
-                label: label(err.kind()),
+                label: None,
             }
         });
         Diagnostic {
-            message: err.message(),
+            message: message.into(),
             file_name: file_name.to_owned(),
             snippet,
-            hint: hint(err, source),
+            hint: None,
         }
     }
 
