@@ -396,7 +396,6 @@ mod tests {
         }
         assert!(from_tagged(&j).unwrap_err().contains("nested too deeply"));
         // Dropping a deep serde_json value is recursive too; unwind it by hand.
-        let mut j = j;
         while let Json::Array(mut v) = j {
             j = v.pop().unwrap_or(Json::Null);
         }
