@@ -309,7 +309,7 @@ impl Syntax {
             );
             return;
         }
-        let looks_like_htoo = htoo::from_slice(source).is_ok();
+        let looks_like_htoo = name.ends_with(".htoo") || htoo::from_slice(source).is_ok();
         let hint = looks_like_htoo.then_some("this looks like HTOO: try --htoo");
         report_short(name, None, source, err, hint);
     }

@@ -423,6 +423,11 @@ fn json_habits_get_hints() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains("help: ") && err.contains(hint), "{err}");
     }
+    // A .htoo file read strictly, even with an error HTOO has too.
+    let path = temp_file("habit.htoo", b"[1 2]\n");
+    let out = jtoo(&["check", path.to_str().unwrap()], b"");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("help: this looks like HTOO: try --htoo"), "{err}");
     let out = jtoo(&["check", "--htoo"], b"[\n  \"a\": true,\n]");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.ends_with("  = help: booleans are `Y` / `N`\n"), "{err}");
