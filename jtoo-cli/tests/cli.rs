@@ -4,16 +4,28 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn jtoo(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jtoo"))
+/// Starts jtoo with `args` and all three streams piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_jtoo"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn jtoo");
+        .expect("spawn jtoo")
+}
+
+fn jtoo(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn(args);
     child.stdin.take().unwrap().write_all(stdin).unwrap();
     child.wait_with_output().unwrap()
+}
+
+/// Runs jtoo with `args` followed by the paths of `files`.
+fn jtoo_on_files(args: &[&str], files: &[&std::path::Path]) -> Output {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(files.iter().map(|f| f.to_str().unwrap()));
+    jtoo(&all, b"")
 }
 
 fn temp_file(name: &str, content: &[u8]) -> std::path::PathBuf {
@@ -136,13 +148,7 @@ fn text_file_commands_accept_one_final_newline_but_decode_does_not() {
 
 /// Runs jtoo with stdout already closed by its reader.
 fn jtoo_into_closed_pipe(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jtoo"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn jtoo");
+    let mut child = spawn(args);
     drop(child.stdout.take());
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
@@ -157,13 +163,7 @@ fn jtoo_into_closed_pipe(args: &[&str], stdin: &[u8]) -> Output {
 /// Feeds an endless stream of `byte` to jtoo; returns its output and how
 /// many bytes it took before it stopped reading.
 fn jtoo_on_endless_input(args: &[&str], byte: u8) -> (Output, usize) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jtoo"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn jtoo");
+    let mut child = spawn(args);
     let mut input = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         let chunk = vec![byte; 64 * 1024];
@@ -325,17 +325,7 @@ fn fmt_check_lists_files_that_are_not_canonical() {
     let htoo = temp_file("loose.htoo", b"[ 1000, ]\n");
     let out = jtoo(&["fmt", "--check", good.to_str().unwrap()], b"");
     assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
-    let out = jtoo(
-        &[
-            "fmt",
-            "--htoo",
-            "--check",
-            good.to_str().unwrap(),
-            no_newline.to_str().unwrap(),
-            htoo.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let out = jtoo_on_files(&["fmt", "--htoo", "--check"], &[&good, &no_newline, &htoo]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
@@ -350,17 +340,7 @@ fn fmt_in_place_rewrites_only_what_needs_it() {
     let a = temp_file("in-place-a.htoo", b"[ 1000, // c\n]\n");
     let b = temp_file("in-place-b.jtoo", b"[1]\n");
     let bad = temp_file("in-place-bad.htoo", b"[1 2]\n");
-    let out = jtoo(
-        &[
-            "fmt",
-            "--htoo",
-            "--in-place",
-            a.to_str().unwrap(),
-            b.to_str().unwrap(),
-            bad.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let out = jtoo_on_files(&["fmt", "--htoo", "--in-place"], &[&a, &b, &bad]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     assert!(out.stdout.is_empty());
     assert_eq!(std::fs::read(&a).unwrap(), b"[1_000]\n");
@@ -384,10 +364,7 @@ fn fmt_in_place_rewrites_only_what_needs_it() {
 fn fmt_writes_several_files_in_order() {
     let a = temp_file("several-a.jtoo", b"[1]");
     let b = temp_file("several-b.htoo", b"[2, ]");
-    let out = jtoo(
-        &["fmt", "--htoo", a.to_str().unwrap(), b.to_str().unwrap()],
-        b"",
-    );
+    let out = jtoo_on_files(&["fmt", "--htoo"], &[&a, &b]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(out.stdout, b"[1]\n[2]\n");
 }
@@ -427,7 +404,10 @@ fn json_habits_get_hints() {
     let path = temp_file("habit.htoo", b"[1 2]\n");
     let out = jtoo(&["check", path.to_str().unwrap()], b"");
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("help: this looks like HTOO: try --htoo"), "{err}");
+    assert!(
+        err.contains("help: this looks like HTOO: try --htoo"),
+        "{err}"
+    );
     let out = jtoo(&["check", "--htoo"], b"[\n  \"a\": true,\n]");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.ends_with("  = help: booleans are `Y` / `N`\n"), "{err}");
