@@ -17,7 +17,8 @@ fn spawn(args: &[&str]) -> std::process::Child {
 
 fn jtoo(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = spawn(args);
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    // A command may exit before reading its input (a usage error).
+    let _ = child.stdin.take().unwrap().write_all(stdin);
     child.wait_with_output().unwrap()
 }
 
@@ -281,7 +282,9 @@ fn a_closed_stdout_ends_every_command_quietly_with_status_141() {
 #[test]
 fn endless_invalid_input_stops_at_the_first_error_with_bounded_reads() {
     // Issue 22 defect 8: `jtoo check < /dev/zero` read until memory ran out.
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 9] = [
+        &["frame", "encode"],
+        &["decode"],
         &["check"],
         &["check", "--htoo"],
         &["fmt"],
@@ -294,7 +297,10 @@ fn endless_invalid_input_stops_at_the_first_error_with_bounded_reads() {
         let (out, sent) = jtoo_on_endless_input(args, 0);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
         let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.contains(":1:1"), "{args:?}: {err}");
+        assert!(
+            err.contains(":1:1") || err.contains("line 1 column 1"),
+            "{args:?}: {err}"
+        );
         // What was read before the error was found: a chunk or two, plus
         // what the pipe held; nowhere near the 1 GiB the writer offers.
         assert!(sent < 4 << 20, "{args:?}: read {sent} bytes");

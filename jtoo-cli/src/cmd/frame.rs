@@ -5,7 +5,7 @@
 //! Frames are shown as JSON lines, one per frame:
 //! `{"jtoo":"<canonical text>" or null,"binary":"<lower-case hex>"}`.
 
-use crate::io::{Out, say};
+use crate::io::{Input, Next, Out, say};
 use jtoo_frame::bytes::BytesMut;
 use jtoo_frame::futures::{SinkExt, StreamExt};
 use jtoo_frame::tokio_util::codec::Decoder;
@@ -305,20 +305,34 @@ fn decode(file: Option<PathBuf>) -> u8 {
 }
 
 fn encode(file: Option<PathBuf>) -> u8 {
-    let (name, bytes) = match crate::io::read_all(file.as_deref()) {
-        Ok(x) => x,
+    let mut input = match Input::open(file.as_deref()) {
+        Ok(input) => input,
         Err(code) => return code,
     };
     let mut out = Out::new();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    // Lines are read one at a time; one that is already not JSON stops the
+    // reading early (an endless line of garbage is not read to its end).
+    let probe = |line: &[u8]| jtoo::json::from_json_slice(line).map(drop);
+    let mut number = 0usize;
+    loop {
+        number += 1;
+        let line = match input.next_document(true, &probe) {
+            Ok(Next::End) => return out.finish(0),
+            Ok(Next::Doc(line)) => line,
+            Ok(Next::Invalid(_, e)) => {
+                say!("{}:{number}: invalid JSON: {e}", input.name);
+                return out.finish(1);
+            }
+            Err(code) => return out.finish(code),
+        };
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let written = match json_to_frame(line) {
+        let written = match json_to_frame(&line) {
             Ok(frame) if frame.binary().len() > jtoo_frame::MAX_SECTION_LEN => {
                 say!(
-                    "{name}:{}: \"binary\" too long: {} bytes, the maximum is {}",
-                    i + 1,
+                    "{}:{number}: \"binary\" too long: {} bytes, the maximum is {}",
+                    input.name,
                     frame.binary().len(),
                     jtoo_frame::MAX_SECTION_LEN
                 );
@@ -326,7 +340,7 @@ fn encode(file: Option<PathBuf>) -> u8 {
             }
             Ok(frame) => out.write(&frame.to_bytes()),
             Err(msg) => {
-                say!("{name}:{}: {msg}", i + 1);
+                say!("{}:{number}: {msg}", input.name);
                 return out.finish(1);
             }
         };
@@ -334,7 +348,6 @@ fn encode(file: Option<PathBuf>) -> u8 {
             return code;
         }
     }
-    out.finish(0)
 }
 
 async fn serve(listen: String, protocols: Vec<String>, timeout: Duration) -> u8 {
