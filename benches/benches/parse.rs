@@ -11,7 +11,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 
 fn documents(c: &mut Criterion) {
-    let docs = Doc::load_all().expect("the corpus (../shared/corpus)");
+    let docs = Doc::load_all().expect("the corpus (testdata/corpus)");
     for d in &docs {
         let mut g = c.benchmark_group(format!("parse/{}", d.name));
         g.throughput(Throughput::Bytes(d.jtoo.len() as u64));

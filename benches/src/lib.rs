@@ -22,12 +22,12 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// The three corpus files.
 pub const FILES: [&str; 3] = ["twitter", "citm_catalog", "canada"];
 
-/// Where the corpus lives: `$JTOO_CORPUS`, else `../shared/corpus` beside
-/// the repository.
+/// Where the corpus lives: `$JTOO_CORPUS`, else the repository's
+/// `testdata/corpus`.
 pub fn corpus_dir() -> PathBuf {
     std::env::var_os("JTOO_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/corpus"))
 }
 
 /// One corpus file in every form the benches read.

@@ -3,10 +3,10 @@
 //!
 //! ```text
 //! error: expected `,` or `]`
-//!  --> config.htoo:3:11
+//!  --> config.htoo:3:10
 //!   |
 //! 3 |   ["b", 2 3],
-//!   |           ^
+//!   |          ^
 //! ```
 //!
 //! The caret stays under the right character with tabs (shown as four
@@ -31,6 +31,7 @@ pub struct Diagnostic {
     message: String,
     file_name: String,
     snippet: Option<Snippet>,
+    hint: Option<&'static str>,
 }
 
 /// The positioned part of a diagnostic.
@@ -49,7 +50,34 @@ impl Diagnostic {
     /// Lays out `err`, which came from parsing `source` (the whole input),
     /// read from `file_name` (shown as is, e.g. `config.htoo` or `<stdin>`).
     pub fn new(err: &Error, source: &[u8], file_name: &str) -> Diagnostic {
-        let snippet = err.position().map(|p| {
+        let mut d = Diagnostic::at(err.message(), err.position(), source, file_name);
+        if let Some(s) = &mut d.snippet {
+            s.label = label(err.kind());
+        }
+        d.hint = hint(err, source);
+        d
+    }
+
+    /// Lays out any `message` about `position` in `source` (the whole
+    /// input, read from `file_name`): for errors that are not
+    /// [`jtoo::Error`]s, such as a typed deserializer's "missing field".
+    ///
+    /// ```
+    /// let src = b"[\n  \"port\": \"80\",\n]";
+    /// let at = jtoo::Position::of(src, 12);
+    /// let d = htoo::Diagnostic::at("port: expected u16", Some(at), src, "app.htoo");
+    /// assert_eq!(
+    ///     d.to_string(),
+    ///     "error: port: expected u16\n --> app.htoo:2:11\n  |\n2 |   \"port\": \"80\",\n  |           ^\n"
+    /// );
+    /// ```
+    pub fn at(
+        message: impl Into<String>,
+        position: Option<jtoo::Position>,
+        source: &[u8],
+        file_name: &str,
+    ) -> Diagnostic {
+        let snippet = position.map(|p| {
             let offset = p.offset.min(source.len());
             let line_start = source[..offset]
                 .iter()
@@ -60,10 +88,10 @@ impl Diagnostic {
                 .position(|&b| b == b'\n')
                 .map_or(source.len(), |i| line_start + i);
             let mut line = &source[line_start..line_end];
-            if let [head @ .., b'\r'] = line {
-                if offset < line_start + head.len() {
-                    line = head;
-                }
+            if let [head @ .., b'\r'] = line
+                && offset < line_start + head.len()
+            {
+                line = head;
             }
             let caret = display_width(&String::from_utf8_lossy(&source[line_start..offset]));
             let (text, caret) = window(&String::from_utf8_lossy(line), caret);
@@ -72,14 +100,21 @@ impl Diagnostic {
                 column: p.column,
                 text,
                 caret,
-                label: label(err.kind()),
+                label: None,
             }
         });
         Diagnostic {
-            message: err.message(),
+            message: message.into(),
             file_name: file_name.to_owned(),
             snippet,
+            hint: None,
         }
+    }
+
+    /// The hint shown as `= help: …`, when the error looks like a JSON
+    /// habit (see [`hint`]).
+    pub fn hint(&self) -> Option<&'static str> {
+        self.hint
     }
 
     /// The message, e.g. ``expected `,` or `]` ``.
@@ -122,9 +157,44 @@ impl fmt::Display for Diagnostic {
         }
         write!(f, "{pad} | {}^", " ".repeat(s.caret))?;
         match s.label {
-            Some(label) => writeln!(f, " {label}"),
-            None => writeln!(f),
+            Some(label) => writeln!(f, " {label}")?,
+            None => writeln!(f)?,
         }
+        match self.hint {
+            Some(hint) => writeln!(f, "{pad} = help: {hint}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A hint for an error where a JSON habit meets JTOO: `true` / `false`,
+/// `null`, `{`, a decimal without its leading `0`. `source` is the input
+/// `err` came from; the hint looks at the bytes where the error points.
+///
+/// ```
+/// let src = r#"["debug":true]"#;
+/// let err = htoo::from_str(src).unwrap_err();
+/// assert_eq!(htoo::hint(&err, src.as_bytes()), Some("booleans are `Y` / `N`"));
+/// let shown = htoo::render_diagnostic(&err, src.as_bytes(), "app.htoo");
+/// assert!(shown.ends_with("  = help: booleans are `Y` / `N`\n"));
+/// ```
+pub fn hint(err: &Error, source: &[u8]) -> Option<&'static str> {
+    let at = source.get(err.position()?.offset..)?;
+    let word = |w: &[u8]| {
+        at.strip_prefix(w)
+            .is_some_and(|rest| !rest.first().is_some_and(u8::is_ascii_alphanumeric))
+    };
+    let signed = at.strip_prefix(b"-").unwrap_or(at);
+    if word(b"true") || word(b"false") {
+        Some("booleans are `Y` / `N`")
+    } else if word(b"null") {
+        Some("JTOO has no null: leave the member out")
+    } else if at.first() == Some(&b'{') {
+        Some(r#"records are lists of pairs: `["key":value]`"#)
+    } else if signed.first() == Some(&b'.') && signed.get(1).is_some_and(u8::is_ascii_digit) {
+        Some("a decimal starts with a digit: `0.75`, not `.75`")
+    } else {
+        None
     }
 }
 
@@ -138,10 +208,10 @@ impl fmt::Display for Diagnostic {
 /// assert_eq!(
 ///     htoo::render_diagnostic(&err, src.as_bytes(), "config.htoo"),
 ///     "error: expected `,` or `]`\n \
-///      --> config.htoo:3:11\n  \
+///      --> config.htoo:3:10\n  \
 ///       |\n\
 ///      3 |   [\"b\", 2 3],\n  \
-///       |           ^\n"
+///       |          ^\n"
 /// );
 /// ```
 pub fn render_diagnostic(err: &Error, source: &[u8], file_name: &str) -> String {

@@ -9,7 +9,7 @@ mod diagnostic;
 mod options;
 mod pretty;
 
-pub use diagnostic::{Diagnostic, render_diagnostic};
+pub use diagnostic::{Diagnostic, hint, render_diagnostic};
 pub use jtoo::{Error, ErrorKind, Item, Pair, Value};
 pub use options::{Options, from_reader, from_slice, from_str};
 pub use pretty::{

@@ -101,7 +101,7 @@ pub fn from_slice(input: &[u8]) -> Result<Value, Error> {
 /// let v = htoo::from_str("[\"code\": 200]").unwrap();
 /// assert_eq!(v.get("code").and_then(|c| c.as_i64()), Some(200));
 /// let err = htoo::from_str("[1 2]").unwrap_err();
-/// assert_eq!(err.to_string(), "expected `,` or `]` at line 1 column 4");
+/// assert_eq!(err.to_string(), "expected `,` or `]` at line 1 column 3");
 /// ```
 ///
 /// # Errors

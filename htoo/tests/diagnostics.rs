@@ -13,10 +13,10 @@ fn points_at_the_error_with_a_caret() {
     assert_eq!(
         render(src.as_bytes()),
         "error: expected `,` or `]`
- --> config.htoo:3:11
+ --> config.htoo:3:10
   |
 3 |   [\"b\", 2 3],
-  |           ^
+  |          ^
 "
     );
 }
@@ -43,10 +43,10 @@ fn gutter_widens_with_the_line_number() {
     assert_eq!(
         out,
         "error: expected `,` or `]`
-  --> config.htoo:13:3
+  --> config.htoo:13:2
    |
 13 | 1 1]
-   |   ^
+   |  ^
 "
     );
 }
@@ -108,10 +108,10 @@ fn tabs_keep_the_caret_aligned() {
     assert_eq!(
         render(b"[\n\t\t1 2]"),
         "error: expected `,` or `]`
- --> config.htoo:2:5
+ --> config.htoo:2:4
   |
 2 |         1 2]
-  |           ^
+  |          ^
 "
     );
 }
@@ -122,10 +122,10 @@ fn crlf_line_ends_are_not_shown() {
     assert_eq!(
         out,
         "error: expected `,` or `]`
- --> config.htoo:2:4
+ --> config.htoo:2:3
   |
 2 |  2 3]
-  |    ^
+  |   ^
 "
     );
     assert!(!out.contains('\r'));
@@ -186,14 +186,14 @@ fn control_characters_are_made_visible() {
 
 #[test]
 fn wide_characters_take_two_columns() {
-    // Column 7 counts characters; the caret counts terminal columns.
+    // Column 6 counts characters; the caret counts terminal columns.
     assert_eq!(
         render("[\"你好\" 1]".as_bytes()),
         "error: expected `,` or `]`
- --> config.htoo:1:7
+ --> config.htoo:1:6
   |
 1 | [\"你好\" 1]
-  |         ^
+  |        ^
 "
     );
 }
@@ -205,16 +205,17 @@ fn long_lines_are_cut_around_the_caret() {
     src.push_str("1 2]");
     let out = render(src.as_bytes());
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[1], " --> config.htoo:1:10004");
+    assert_eq!(lines[1], " --> config.htoo:1:10003");
     assert!(lines[3].chars().count() < 120, "{}", lines[3]);
     assert!(
-        lines[3].starts_with("1 | …1,") && lines[3].ends_with("1,1 2]"),
+        lines[3].starts_with("1 | …") && lines[3].ends_with(",1,1 2]"),
         "{}",
         lines[3]
     );
-    // The caret stands under the `2`.
+    // The caret stands right after the last `1`, where the `,` is missing.
     let caret = lines[4].chars().position(|c| c == '^').unwrap();
-    assert_eq!(lines[3].chars().nth(caret), Some('2'));
+    assert_eq!(lines[3].chars().nth(caret - 1), Some('1'));
+    assert_eq!(lines[3].chars().nth(caret + 1), Some('2'));
 }
 
 #[test]
@@ -234,7 +235,7 @@ fn diagnostic_accessors() {
     assert_eq!(d.message(), "expected `,` or `]`");
     assert_eq!(
         (d.line(), d.column(), d.file_name()),
-        (Some(1), Some(4), "a.htoo")
+        (Some(1), Some(3), "a.htoo")
     );
     assert_eq!(d.to_string(), htoo::render_diagnostic(&err, src, "a.htoo"));
 }
@@ -261,4 +262,19 @@ fn never_panics_on_odd_inputs() {
         let strict = jtoo::Error::at(err.kind(), src, src.len());
         let _ = htoo::render_diagnostic(&strict, &src[..src.len() / 2], "f");
     }
+}
+
+#[test]
+fn a_missing_comma_is_reported_right_after_the_value() {
+    // Issue 18: not at the next key, lines later.
+    let src = b"[\n  \"a\": 1 // one\n\n  \"b\": 2,\n]\n";
+    let err = htoo::from_slice(src).unwrap_err();
+    assert_eq!((err.line(), err.column()), (2, 9));
+    assert_eq!(err.message(), "expected `,` or `]`");
+    // The validator agrees with the parser.
+    let src = b"[[1 2]]";
+    let err = jtoo::from_slice(src).unwrap_err();
+    assert_eq!(err.column(), 4);
+    let err = htoo::from_slice(b"[[1  2]]").unwrap_err();
+    assert_eq!(err.column(), 4);
 }

@@ -33,7 +33,8 @@ fn trailing_comma_near_misses() {
     rejects("[ , ]", ErrorKind::ExpectedValue, 3);
     rejects("[1,,2]", ErrorKind::ExpectedValue, 4);
     rejects("[1,,]", ErrorKind::ExpectedValue, 4);
-    rejects("[1 2]", ErrorKind::ExpectedCommaOrEnd, 4);
+    // Reported right after the value where the `,` is missing.
+    rejects("[1 2]", ErrorKind::ExpectedCommaOrEnd, 3);
     rejected("1,");
     rejected("[\"a\":]");
     rejected("[\"a\":,]");

@@ -1,66 +1,372 @@
-//! Shared input/output helpers for the subcommands.
+//! The one input and output path of every subcommand.
+//!
+//! **Output.** Everything a command prints on stdout goes through [`Out`];
+//! diagnostics go to stderr through [`say!`]. Neither ever panics. When the
+//! reader of stdout goes away (`jtoo to-json big.jtoo | head -c1`), the
+//! command stops quietly with [`BROKEN_PIPE`] (141, the status a shell shows
+//! for a tool killed by `SIGPIPE`, as `cat` and `jq` are); any other write
+//! error is reported and exits 2.
+//!
+//! **Input.** Inputs are read incrementally ([`next_document`]): the bytes
+//! read so far are checked at doubling sizes, and reading stops at the first
+//! error that no further byte could repair, so `jtoo check < /dev/zero`
+//! stops after its first chunk instead of reading until memory runs out.
+//! Memory grows with the bytes of the document that arrived, never beyond
+//! the first definite error plus [`FINAL_AFTER`] bytes and a chunk.
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, BufWriter, Read, Stdout, Write};
 use std::path::{Path, PathBuf};
 
-/// Reads FILE, or stdin when `None`. Returns the display name and the bytes.
-pub fn read_input(file: Option<&Path>) -> Result<(String, Vec<u8>), String> {
-    match file {
-        Some(p) if p != Path::new("-") => std::fs::read(p)
-            .map(|b| (p.display().to_string(), b))
-            .map_err(|e| format!("jtoo: cannot read {}: {e}", p.display())),
-        _ => {
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map(|_| ("<stdin>".to_string(), buf))
-                .map_err(|e| format!("jtoo: cannot read stdin: {e}"))
+/// Exit status after stdout was closed by its reader (128 + `SIGPIPE`).
+pub const BROKEN_PIPE: u8 = 141;
+
+/// Prints a diagnostic line to stderr, ignoring a closed stderr (where
+/// `eprintln!` would panic).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use say;
+
+/// Buffered stdout whose errors become exit statuses.
+pub struct Out {
+    w: BufWriter<Stdout>,
+}
+
+impl Out {
+    /// Stdout, buffered.
+    pub fn new() -> Out {
+        Out {
+            w: BufWriter::with_capacity(64 * 1024, std::io::stdout()),
+        }
+    }
+
+    /// Writes `bytes`; on failure the exit status (see [`output_failed`]).
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), u8> {
+        self.w.write_all(bytes).map_err(output_failed)
+    }
+
+    /// Writes `bytes` and a `\n`.
+    pub fn line(&mut self, bytes: &[u8]) -> Result<(), u8> {
+        self.write(bytes)?;
+        self.write(b"\n")
+    }
+
+    /// Flushes what is buffered (before a long wait, or at the end).
+    pub fn flush(&mut self) -> Result<(), u8> {
+        self.w.flush().map_err(output_failed)
+    }
+
+    /// Flushes and turns the command's `status` into the exit status: a
+    /// failed flush wins.
+    pub fn finish(mut self, status: u8) -> u8 {
+        match self.flush() {
+            Ok(()) => status,
+            Err(code) => code,
         }
     }
 }
 
-/// Display name of an optional path argument.
-#[allow(dead_code)]
-pub fn name_of(file: Option<&PathBuf>) -> String {
-    file.map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string())
+/// The exit status for a failed write to stdout: [`BROKEN_PIPE`], quietly,
+/// when the reader went away; otherwise 2 with the error on stderr.
+pub fn output_failed(e: std::io::Error) -> u8 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        BROKEN_PIPE
+    } else {
+        say!("jtoo: cannot write output: {e}");
+        2
+    }
 }
 
-/// Writes all of `bytes` to stdout; a broken pipe or other error gives exit code 2.
-pub fn write_stdout(bytes: &[u8]) -> Result<(), u8> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(bytes)
-        .and_then(|()| out.flush())
-        .map_err(|e| {
-            eprintln!("jtoo: cannot write output: {e}");
+/// Checks the bytes of a document read so far (see [`next_document`]).
+pub type Probe<'a> = &'a dyn Fn(&[u8]) -> Result<(), jtoo::Error>;
+
+/// Converts one line of the lines mode (see [`each_line`]).
+pub type Convert<'a> = &'a dyn Fn(&[u8]) -> Result<Vec<u8>, jtoo::Error>;
+
+/// `Ok` value or exit status: the `?` of the subcommands.
+pub type Status<T = ()> = Result<T, u8>;
+
+/// An open input: FILE, or stdin for `None` or `-`.
+pub struct Input {
+    /// Shown in messages: the path, or `<stdin>`.
+    pub name: String,
+    /// Where the bytes come from.
+    pub reader: Box<dyn BufRead>,
+}
+
+impl Input {
+    /// Opens FILE (stdin for `None` or `-`); a file that cannot be opened
+    /// is reported and gives exit status 2.
+    pub fn open(file: Option<&Path>) -> Status<Input> {
+        match file {
+            Some(p) if p != Path::new("-") => match std::fs::File::open(p) {
+                Ok(f) => Ok(Input {
+                    name: p.display().to_string(),
+                    reader: Box::new(BufReader::with_capacity(CHUNK, f)),
+                }),
+                Err(e) => {
+                    say!("jtoo: cannot read {}: {e}", p.display());
+                    Err(2)
+                }
+            },
+            _ => Ok(Input {
+                name: "<stdin>".into(),
+                reader: Box::new(BufReader::with_capacity(CHUNK, std::io::stdin())),
+            }),
+        }
+    }
+
+    /// Reads the next document: the whole input, or with `lines` the next
+    /// line (without its `\n`), stopping early at an error `probe` finds
+    /// that no further byte could repair (see [`is_final`]). A read error
+    /// is reported and gives exit status 2.
+    pub fn next_document(&mut self, lines: bool, probe: Probe<'_>) -> Status<Next> {
+        next_document(&mut self.reader, lines, probe).map_err(|e| {
+            say!("jtoo: cannot read {}: {e}", self.name);
             2
         })
-}
-
-/// Parses a document file's bytes: HTOO, or strict JTOO where one final `\n`
-/// (as `jtoo fmt` writes it) ends the text file and is not part of the
-/// document. (`jtoo decode`, the conformance decoder, reads exact bytes.)
-pub fn parse_document(bytes: &[u8], htoo: bool) -> Result<jtoo::Value, jtoo::Error> {
-    if htoo {
-        htoo::from_slice(bytes)
-    } else {
-        jtoo::from_slice(bytes.strip_suffix(b"\n").unwrap_or(bytes))
     }
 }
 
-/// Reads FILE (or stdin) and parses it with [`parse_document`]. On failure
-/// prints `name:line:col: message` (or the I/O error) to stderr and returns
-/// the exit code: 1 for invalid input, 2 for I/O errors.
-pub fn read_document(file: Option<&Path>, htoo: bool) -> Result<(String, jtoo::Value), u8> {
-    let (name, bytes) = read_input(file).map_err(|msg| {
-        eprintln!("{msg}");
-        2
-    })?;
-    match parse_document(&bytes, htoo) {
-        Ok(value) => Ok((name, value)),
-        Err(e) => {
-            eprintln!("{name}:{}:{}: {}", e.line(), e.column(), e.message());
-            Err(1)
+/// The inputs of a command taking `FILE…`: stdin when there are none.
+pub fn inputs(files: &[PathBuf]) -> Vec<Option<&Path>> {
+    if files.is_empty() {
+        vec![None]
+    } else {
+        files.iter().map(|f| Some(f.as_path())).collect()
+    }
+}
+
+/// Bytes read at a time, and the size of the first check.
+const CHUNK: usize = 64 * 1024;
+
+/// Bytes that must follow an error's position before [`is_final`] trusts
+/// it: more than any token whose error could move with bytes still to come
+/// (the longest date-time is 40 bytes; a JSON number out of range could
+/// still gain an exponent, hence the margin).
+pub const FINAL_AFTER: usize = 4096;
+
+/// Whether `err`, found in the first `len` bytes of an input that may go
+/// on, stays whatever follows: not a "the input ended" error, and at least
+/// [`FINAL_AFTER`] bytes after its position were already read.
+pub fn is_final(err: &jtoo::Error, len: usize) -> bool {
+    use jtoo::ErrorKind::*;
+    !matches!(
+        err.kind(),
+        UnexpectedEnd | UnclosedString | UnclosedList | UnclosedComment
+    ) && err.offset().saturating_add(FINAL_AFTER) <= len
+}
+
+/// One document read by [`next_document`].
+pub enum Next {
+    /// The input had no more bytes (lines mode only).
+    End,
+    /// The document's bytes.
+    Doc(Vec<u8>),
+    /// Reading stopped early at an error no further byte can repair; the
+    /// bytes read so far, and the error in them.
+    Invalid(Vec<u8>, jtoo::Error),
+}
+
+/// See [`Input::next_document`].
+pub fn next_document(
+    reader: &mut dyn BufRead,
+    lines: bool,
+    probe: Probe<'_>,
+) -> std::io::Result<Next> {
+    let mut doc = Vec::new();
+    let mut next_probe = CHUNK;
+    let mut any = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(if lines && !any {
+                Next::End
+            } else {
+                Next::Doc(doc)
+            });
         }
+        any = true;
+        let (take, done) = match lines.then(|| chunk.iter().position(|&b| b == b'\n')) {
+            Some(Some(i)) => (i, true),
+            _ => (chunk.len(), false),
+        };
+        doc.extend_from_slice(chunk.get(..take).unwrap_or_default());
+        reader.consume(if done { take + 1 } else { take });
+        if done {
+            return Ok(Next::Doc(doc));
+        }
+        if doc.len() >= next_probe {
+            next_probe = doc.len().saturating_mul(2);
+            if let Err(e) = probe(&doc)
+                && is_final(&e, doc.len())
+            {
+                return Ok(Next::Invalid(doc, e));
+            }
+        }
+    }
+}
+
+/// Reads all of FILE (stdin for `None` or `-`) at once, for the commands
+/// whose input is not a document (the conformance encoder, frame JSON
+/// lines): exit status 2 when it cannot be read.
+pub fn read_all(file: Option<&Path>) -> Status<(String, Vec<u8>)> {
+    let mut input = Input::open(file)?;
+    let mut bytes = Vec::new();
+    match input.reader.read_to_end(&mut bytes) {
+        Ok(_) => Ok((input.name, bytes)),
+        Err(e) => {
+            say!("jtoo: cannot read {}: {e}", input.name);
+            Err(2)
+        }
+    }
+}
+
+/// How a text command reads a document.
+#[derive(Clone, Copy)]
+pub struct Syntax {
+    /// HTOO instead of strict JTOO.
+    pub htoo: bool,
+    /// The nesting limit.
+    pub max_depth: usize,
+}
+
+impl Syntax {
+    /// Strict JTOO (`false`) or HTOO (`true`) with the default depth limit.
+    pub fn new(htoo: bool) -> Syntax {
+        Syntax {
+            htoo,
+            max_depth: jtoo::Options::DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Parses a document file's bytes: HTOO, or strict JTOO where one final
+    /// `\n` (as `jtoo fmt` writes it) ends the text file and is not part of
+    /// the document. (`jtoo decode`, the conformance decoder, reads exact
+    /// bytes.)
+    pub fn parse(self, bytes: &[u8]) -> Result<jtoo::Value, jtoo::Error> {
+        if self.htoo {
+            htoo::Options::new()
+                .with_max_depth(self.max_depth)
+                .from_slice(bytes)
+        } else {
+            jtoo::Options::new()
+                .with_max_depth(self.max_depth)
+                .from_slice(bytes.strip_suffix(b"\n").unwrap_or(bytes))
+        }
+    }
+
+    /// Checks the bytes without building the value where the parser can.
+    pub fn validate(self, bytes: &[u8]) -> Result<(), jtoo::Error> {
+        if self.htoo {
+            self.parse(bytes).map(drop)
+        } else {
+            jtoo::Options::new()
+                .with_max_depth(self.max_depth)
+                .validate(bytes.strip_suffix(b"\n").unwrap_or(bytes))
+        }
+    }
+
+    /// Reads one whole document from `input` and parses it: its bytes and
+    /// its value. An invalid document is reported (see [`Syntax::report`])
+    /// and gives exit status 1.
+    pub fn read(self, input: &mut Input) -> Status<(Vec<u8>, jtoo::Value)> {
+        let probe = |b: &[u8]| self.validate(b);
+        match input.next_document(false, &probe)? {
+            Next::Doc(bytes) => match self.parse(&bytes) {
+                Ok(value) => Ok((bytes, value)),
+                Err(e) => {
+                    self.report(&input.name, &bytes, &e);
+                    Err(1)
+                }
+            },
+            Next::Invalid(bytes, e) => {
+                self.report(&input.name, &bytes, &e);
+                Err(1)
+            }
+            Next::End => Err(1),
+        }
+    }
+
+    /// Reports a parse error on stderr, once: for HTOO a rustc-style
+    /// diagnostic (source line and caret); for strict JTOO one
+    /// `file:line:col: message` line. A hint follows when the error looks
+    /// like a JSON habit, or when strict input would read as HTOO.
+    pub fn report(self, name: &str, source: &[u8], err: &jtoo::Error) {
+        if self.htoo {
+            say!(
+                "{}",
+                htoo::Diagnostic::new(err, source, name)
+                    .to_string()
+                    .trim_end()
+            );
+            return;
+        }
+        let looks_like_htoo = name.ends_with(".htoo") || htoo::from_slice(source).is_ok();
+        let hint = looks_like_htoo.then_some("this looks like HTOO: try --htoo");
+        report_short(name, None, source, err, hint);
+    }
+}
+
+/// Reports `err`, found in `source` (all of the input, or for the lines
+/// mode its line number `line`), as one `name:line:col: message` line on
+/// stderr, followed by `name:line:col: help: …` when `hint` or
+/// [`htoo::hint`] has one.
+pub fn report_short(
+    name: &str,
+    line: Option<usize>,
+    source: &[u8],
+    err: &jtoo::Error,
+    hint: Option<&str>,
+) {
+    let (line, column) = (line.unwrap_or(err.line()), err.column());
+    say!("{name}:{line}:{column}: {}", err.message());
+    if let Some(hint) = htoo::hint(err, source).or(hint) {
+        say!("{name}:{line}:{column}: help: {hint}");
+    }
+}
+
+/// The lines mode of `to-json` and `from-json`: converts each non-blank
+/// line of `input` (a final `\r` dropped) with `convert` and writes each
+/// result as one line. Stops at the first error, reported as
+/// `name:LINE:COL: message` with the input's line and the column in it;
+/// exit status 1.
+pub fn each_line(
+    input: &mut Input,
+    out: &mut Out,
+    probe: Probe<'_>,
+    convert: Convert<'_>,
+) -> Status {
+    let mut number = 0usize;
+    loop {
+        number += 1;
+        let (line, err) = match input.next_document(true, probe)? {
+            Next::End => return Ok(()),
+            Next::Invalid(line, e) => (line, e),
+            Next::Doc(mut line) => {
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match convert(&line) {
+                    Ok(converted) => {
+                        out.line(&converted)?;
+                        continue;
+                    }
+                    Err(e) => (line, e),
+                }
+            }
+        };
+        report_short(&input.name, Some(number), &line, &err, None);
+        return Err(1);
     }
 }

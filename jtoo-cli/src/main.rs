@@ -9,7 +9,7 @@ mod io;
 
 /// Format, check and convert JTOO and HTOO documents.
 #[derive(Parser)]
-#[command(name = "jtoo", version, about, long_about = None)]
+#[command(name = "jtoo", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -17,24 +17,40 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Read a document and write its canonical JTOO followed by a newline.
+    /// Write documents as canonical JTOO, or check or rewrite files
+    ///
+    /// Reads strict JTOO (one final newline allowed) or, with --htoo, HTOO,
+    /// and writes each document's canonical JTOO and a newline to stdout.
+    /// With --check, lists the files that are not canonical (exit 1);
+    /// with --in-place, rewrites them.
     Fmt(cmd::fmt::Args),
-    /// Check that every input is a valid document.
+    /// Check that every input is a valid document
+    ///
+    /// Exit 0 when all are valid, 1 with a report per invalid input on
+    /// stderr, 2 when an input cannot be read.
     Check(cmd::check::Args),
-    /// Write a document as pretty HTOO.
+    /// Write a document as pretty HTOO
     Pretty(cmd::pretty::Args),
-    /// Conformance-suite decoder: a document on stdin → tagged JSON on stdout.
+    /// Conformance-suite decoder: a document to tagged JSON
+    ///
+    /// Reads the exact bytes of one document (no final newline allowed) and
+    /// writes its value as tagged JSON.
     Decode(cmd::decode::Args),
-    /// Conformance-suite encoder: tagged JSON on stdin → canonical JTOO on stdout.
+    /// Conformance-suite encoder: tagged JSON to canonical JTOO
+    ///
+    /// Writes the exact canonical bytes, without a final newline.
     Encode(cmd::encode::Args),
-    /// Convert a document to JSON.
+    /// Convert a document (or one per line) to JSON
     ToJson(cmd::to_json::Args),
-    /// Convert JSON (or JSON Lines) to canonical JTOO.
+    /// Convert JSON (or JSON Lines) to canonical JTOO
     FromJson(cmd::from_json::Args),
-    /// JTOO frames: decode, encode, serve, connect.
+    /// JTOO frames: decode, encode, serve, connect, check a greeting
     #[command(subcommand)]
     Frame(cmd::frame::FrameCommand),
-    /// Show a worked example on built-in data: HTOO in, canonical JTOO, pretty HTOO and JSON out.
+    /// Show a worked example on built-in data
+    ///
+    /// HTOO in; canonical JTOO, pretty HTOO, JSON and a frame out; each
+    /// read back and compared.
     Demo(cmd::demo::Args),
 }
 

@@ -311,12 +311,12 @@ impl FrameCodec {
         };
         let sep = HEADER_LEN + jlen;
         let total = sep + 1 + blen + 1;
-        if let Some(&b) = buf.get(sep) {
-            if b != b' ' {
-                return self.fail(FrameError::MalformedFrame(
-                    "expected a space after the JTOO section",
-                ));
-            }
+        if let Some(&b) = buf.get(sep)
+            && b != b' '
+        {
+            return self.fail(FrameError::MalformedFrame(
+                "expected a space after the JTOO section",
+            ));
         }
         match buf.get(total - 1) {
             None => Ok(None),
@@ -396,10 +396,10 @@ impl Decoder for FrameCodec {
         } else {
             Bytes::new()
         };
-        if let Some(j) = &jtoo {
-            if let Err(e) = validate_jtoo(j) {
-                return self.fail(e);
-            }
+        if let Some(j) = &jtoo
+            && let Err(e) = validate_jtoo(j)
+        {
+            return self.fail(e);
         }
         Ok(Some(Frame::from_validated(jtoo, binary)))
     }

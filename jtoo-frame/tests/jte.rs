@@ -11,10 +11,10 @@ use serde_json::Value as Json;
 use tokio_util::codec::{Decoder, Encoder};
 
 fn corpus() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/protocols");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../testdata/corpus/protocols");
     let mut out = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("the shared corpus beside the repository")
+        .expect("the protocol samples in testdata/corpus/protocols")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .collect();

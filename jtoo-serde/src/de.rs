@@ -346,10 +346,10 @@ impl<'de> Deserializer<'de> {
     #[cold]
     fn key_segment(&self, span: (usize, usize)) -> Segment {
         let text = self.input.get(span.0..span.1).unwrap_or_default();
-        if text.first() == Some(&b'"') {
-            if let Ok((_, s)) = parse::string::string(text, self.syntax) {
-                return Segment::Key(s.into_owned());
-            }
+        if text.first() == Some(&b'"')
+            && let Ok((_, s)) = parse::string::string(text, self.syntax)
+        {
+            return Segment::Key(s.into_owned());
         }
         Segment::OtherKey(String::from_utf8_lossy(text).into_owned())
     }
@@ -738,9 +738,14 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
             return Ok(None);
         }
         let index = self.index;
-        let v = seed
-            .deserialize(&mut *self.de)
-            .map_err(|e| e.in_segment(|| Segment::Index(index)))?;
+        let value_start = self.de.pos;
+        let v = seed.deserialize(&mut *self.de).map_err(|e| {
+            // An error without a position (a conversion after the value
+            // was read, e.g. `#[serde(with)]`) is about this value.
+            self.de
+                .fix(e, value_start)
+                .in_segment(|| Segment::Index(index))
+        })?;
         self.index += 1;
         self.de.after_item(self.start)?;
         Ok(Some(v))
@@ -752,6 +757,9 @@ struct Pairs<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     start: usize,
     key_span: (usize, usize),
+    /// A key was read and its value not yet: an error the visitor returns
+    /// now (serde's `duplicate field`) is about that key.
+    value_pending: bool,
 }
 
 impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
@@ -774,14 +782,22 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
         })?;
         self.key_span = (key_start, self.de.pos);
         self.de.colon(key_start)?;
+        self.value_pending = true;
         Ok(Some(k))
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.value_pending = false;
+        self.de.skip_ws()?;
+        let value_start = self.de.pos;
         let v = match seed.deserialize(&mut *self.de) {
             Ok(v) => v,
-            Err(e) => return Err(e.in_segment(|| self.de.key_segment(self.key_span))),
+            Err(e) => {
+                // See `Seq::next_element_seed`.
+                let e = self.de.fix(e, value_start);
+                return Err(e.in_segment(|| self.de.key_segment(self.key_span)));
+            }
         };
         self.de.after_item(self.start)?;
         Ok(v)
@@ -1308,13 +1324,23 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             return Err(self.fix(e, start));
         }
         let list = self.enter()?;
-        let v = visitor
-            .visit_map(Pairs {
-                de: self,
-                start: list,
-                key_span: (list, list),
-            })
-            .map_err(|e| self.fix(e, start))?;
+        let mut pairs = Pairs {
+            de: self,
+            start: list,
+            key_span: (list, list),
+            value_pending: false,
+        };
+        let v = match visitor.visit_map(&mut pairs) {
+            Ok(v) => v,
+            Err(e) => {
+                let at = if pairs.value_pending {
+                    pairs.key_span.0
+                } else {
+                    start
+                };
+                return Err(pairs.de.fix(e, at));
+            }
+        };
         self.leave(list)?;
         Ok(v)
     }

@@ -194,6 +194,42 @@ impl Error {
         s
     }
 
+    /// Lays the error out for people, as [`htoo::render_diagnostic`] does
+    /// for parse errors: the message (after the path), `file:line:col`, the
+    /// source line and a caret under the spot. `source` is the whole input
+    /// the error came from, read from `file_name`.
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize, Debug)]
+    /// #[allow(dead_code)]
+    /// struct Config { name: String, port: u16 }
+    /// let src = "[\n  \"name\": \"api\",\n  \"port\": 80_000,\n]\n";
+    /// let err = jtoo_serde::from_htoo_str::<Config>(src).unwrap_err();
+    /// assert_eq!(
+    ///     err.render(src.as_bytes(), "app.htoo"),
+    ///     "error: port: invalid value: integer `80000`, expected u16\n \
+    ///       --> app.htoo:3:11\n  \
+    ///        |\n\
+    ///       3 |   \"port\": 80_000,\n  \
+    ///        |           ^\n"
+    /// );
+    /// ```
+    pub fn render(&self, source: &[u8], file_name: &str) -> String {
+        self.diagnostic(source, file_name).to_string()
+    }
+
+    /// The [`htoo::Diagnostic`] of [`Error::render`], for its parts.
+    pub fn diagnostic(&self, source: &[u8], file_name: &str) -> htoo::Diagnostic {
+        if let Kind::Syntax(e) = &self.0.kind {
+            return htoo::Diagnostic::new(e, source, file_name);
+        }
+        let message = match self.path() {
+            path if path.is_empty() => self.msg(),
+            path => format!("{path}: {}", self.msg()),
+        };
+        htoo::Diagnostic::at(message, self.0.position, source, file_name)
+    }
+
     /// The message alone, without path and position.
     pub fn msg(&self) -> String {
         match &self.0.kind {

@@ -73,6 +73,75 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(writer: W, value: &T)
     ser.flush()
 }
 
+/// Serializes `value` as pretty HTOO: one item per line where a list does
+/// not fit in [`htoo::PrettyConfig`]'s width, `"key": value` with a space,
+/// for people to read and edit. [`from_htoo_str`] reads it back; for
+/// machines, [`to_string`] writes the one canonical JTOO text.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Server { host: &'static str, ports: Vec<u16>, tls: bool }
+/// let s = Server { host: "example.org", ports: vec![80, 443], tls: true };
+/// assert_eq!(
+///     jtoo_serde::to_string_pretty(&s)?,
+///     r#"["host": "example.org", "ports": [80, 443], "tls": Y]"#
+/// );
+/// let long = vec!["a".repeat(50), "b".repeat(50)];
+/// assert_eq!(
+///     jtoo_serde::to_string_pretty(&long)?,
+///     format!("[\n  \"{}\",\n  \"{}\",\n]", "a".repeat(50), "b".repeat(50))
+/// );
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`].
+pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> Result<String> {
+    to_string_pretty_with(value, &htoo::PrettyConfig::new())
+}
+
+/// [`to_string_pretty`] laid out by `config` (indent, line width).
+///
+/// ```
+/// let config = htoo::PrettyConfig::new().with_max_width(14).with_indent(4);
+/// assert_eq!(
+///     jtoo_serde::to_string_pretty_with(&[("k", 1), ("l", 2)], &config)?,
+///     "[\n    [\"k\", 1],\n    [\"l\", 2],\n]"
+/// );
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`].
+pub fn to_string_pretty_with<T: Serialize + ?Sized>(
+    value: &T,
+    config: &htoo::PrettyConfig,
+) -> Result<String> {
+    Ok(htoo::to_string_pretty_with(&to_value(value)?, config))
+}
+
+/// Writes [`to_string_pretty`]'s text and a final `\n` to `writer`, as a
+/// text file ends.
+///
+/// ```
+/// let mut out = Vec::new();
+/// jtoo_serde::to_writer_pretty(&mut out, &std::collections::BTreeMap::from([("a", 1)]))?;
+/// assert_eq!(out, b"[\"a\": 1]\n");
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`], and I/O errors.
+pub fn to_writer_pretty<W: std::io::Write, T: Serialize + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<()> {
+    let mut text = to_string_pretty(value)?;
+    text.push('\n');
+    writer.write_all(text.as_bytes())?;
+    Ok(())
+}
+
 /// Deserializes a `T` from strict JTOO text, borrowing strings from it where
 /// `T` allows.
 ///

@@ -1,14 +1,16 @@
-//! The shared corpus: typed JSON → Rust → JTOO → Rust round trips, and the
-//! protocol samples through `serde_json::Value`.
+//! The corpus (`testdata/corpus` at the workspace root): typed JSON → Rust →
+//! JTOO → Rust round trips, and the protocol samples through
+//! `serde_json::Value`.
+//!
+//! Workspace-only: the data is not shipped with the crate, so this file is
+//! left out of the package (`exclude` in Cargo.toml).
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 fn corpus(name: &str) -> String {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("corpus file {path} is missing ({e}); the tests need ../shared beside the repo")
-    })
+    let path = format!("{}/../testdata/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("corpus file {path} is missing ({e})"))
 }
 
 fn typed_round_trip<T>(name: &str) -> String
@@ -278,13 +280,11 @@ fn through_json_value(json: &str) -> (serde_json::Value, serde_json::Value, Stri
 #[test]
 fn protocol_samples_through_serde_json_value() {
     let dir = format!(
-        "{}/../../shared/corpus/protocols",
+        "{}/../testdata/corpus/protocols",
         env!("CARGO_MANIFEST_DIR")
     );
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| {
-            panic!("{dir} is missing ({e}); the tests need ../shared beside the repo")
-        })
+        .unwrap_or_else(|e| panic!("{dir} is missing ({e})"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();

@@ -44,7 +44,7 @@ enum Shape {
 struct Unit;
 
 fn shape(depth: usize, seed: usize) -> Shape {
-    let mut s = if seed % 2 == 0 {
+    let mut s = if seed.is_multiple_of(2) {
         Shape::Leaf
     } else {
         Shape::Unit(Unit)

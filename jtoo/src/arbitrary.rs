@@ -232,10 +232,10 @@ fn pair(u: &mut Unstructured<'_>, depth: usize) -> ArbResult<Pair> {
     } else {
         value(u, depth)?
     };
-    if let Value::DateTime(dt) = &key {
-        if dt.is_ambiguous_key() {
-            key = Value::DateTime(dt.with_offset(Offset::UTC));
-        }
+    if let Value::DateTime(dt) = &key
+        && dt.is_ambiguous_key()
+    {
+        key = Value::DateTime(dt.with_offset(Offset::UTC));
     }
     let value = value(u, depth)?;
     Pair::new(key, value).or_else(refused)

@@ -13,6 +13,7 @@ mod error;
 pub mod json;
 #[cfg(feature = "json")]
 mod json_text;
+mod macros;
 mod options;
 pub mod parse;
 mod scan;
@@ -30,3 +31,6 @@ pub use types::{
     Date, DateTime, Decimal, Integer, Offset, Time, TimePrecision, Timestamp, TimestampPrecision,
 };
 pub use value::{Item, List, Pair, Value};
+
+#[doc(hidden)]
+pub use macros::__private;

@@ -260,7 +260,7 @@ fn plain_number(text: &str) -> Result<Number, String> {
 
 fn unhex(text: &str) -> Result<Vec<u8>, String> {
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err("an odd number of hex digits".to_string());
     }
     let nibble = |c: u8| match c {
@@ -396,7 +396,6 @@ mod tests {
         }
         assert!(from_tagged(&j).unwrap_err().contains("nested too deeply"));
         // Dropping a deep serde_json value is recursive too; unwind it by hand.
-        let mut j = j;
         while let Json::Array(mut v) = j {
             j = v.pop().unwrap_or(Json::Null);
         }

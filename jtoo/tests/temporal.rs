@@ -968,12 +968,11 @@ proptest! {
     fn lenient_datetime_normalises_to_a_strict_spelling(
         s in r"T[0-9]{2}(:[0-9]{2})?([+~-][0-9]{2}([0-9]{2})?)?"
     ) {
-        if let Ok((rest, v)) = temporal::datetime(s.as_bytes(), Syntax::Lenient) {
-            if rest.is_empty() {
+        if let Ok((rest, v)) = temporal::datetime(s.as_bytes(), Syntax::Lenient)
+            && rest.is_empty() {
                 let canonical = v.to_string();
                 prop_assert_eq!(canonical.parse::<DateTime>().unwrap(), v);
             }
-        }
     }
 }
 

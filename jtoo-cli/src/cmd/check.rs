@@ -1,7 +1,7 @@
 //! `jtoo check [--htoo] [FILE…]`: validate documents.
 
-use crate::io::read_input;
-use std::path::PathBuf;
+use crate::io::{Input, Next, Status, Syntax, inputs};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `jtoo check`.
 #[derive(clap::Args)]
@@ -9,38 +9,35 @@ pub struct Args {
     /// Read the inputs as HTOO and show rustc-style diagnostics.
     #[arg(long)]
     htoo: bool,
-    /// Input files (stdin when none).
+    /// Input files (stdin when none, or -).
     files: Vec<PathBuf>,
 }
 
-/// Checks every input. Exit 0 when all are valid, 1 when any is invalid
-/// (one `file:line:col: message` line each on stdout; with `--htoo` followed
-/// by a rustc-style diagnostic with the source line and a caret), 2 when a
-/// file cannot be read.
+/// Checks every input. Exit 0 when all are valid; 1 when any is invalid,
+/// with one report each on stderr (strict: `file:line:col: message`; HTOO:
+/// a rustc-style diagnostic with the source line and a caret) and nothing
+/// on stdout; 2 when a file cannot be read. Each input is read only up to
+/// its first definite error.
 pub fn run(args: Args) -> u8 {
-    let inputs: Vec<Option<PathBuf>> = if args.files.is_empty() {
-        vec![None]
-    } else {
-        args.files.into_iter().map(Some).collect()
+    let syntax = Syntax::new(args.htoo);
+    inputs(&args.files)
+        .into_iter()
+        .map(|file| check_one(file, syntax).err().unwrap_or(0))
+        .max()
+        .unwrap_or(0)
+}
+
+fn check_one(file: Option<&Path>, syntax: Syntax) -> Status {
+    let mut input = Input::open(file)?;
+    let probe = |b: &[u8]| syntax.validate(b);
+    let (bytes, err) = match input.next_document(false, &probe)? {
+        Next::Doc(bytes) => match syntax.validate(&bytes) {
+            Ok(()) => return Ok(()),
+            Err(e) => (bytes, e),
+        },
+        Next::Invalid(bytes, e) => (bytes, e),
+        Next::End => return Ok(()),
     };
-    let mut code = 0;
-    for file in inputs {
-        let (name, bytes) = match read_input(file.as_deref()) {
-            Ok(x) => x,
-            Err(msg) => {
-                eprintln!("{msg}");
-                code = 2;
-                continue;
-            }
-        };
-        let parsed = crate::io::parse_document(&bytes, args.htoo);
-        if let Err(e) = parsed {
-            println!("{name}:{}:{}: {}", e.line(), e.column(), e.message());
-            if args.htoo {
-                print!("{}", htoo::render_diagnostic(&e, &bytes, &name));
-            }
-            code = code.max(1);
-        }
-    }
-    code
+    syntax.report(&input.name, &bytes, &err);
+    Err(1)
 }

@@ -6,6 +6,7 @@
 //! document is invalid (the error, with its position, on stderr); 2 when the
 //! input cannot be read or the output cannot be written.
 
+use crate::io::{Input, Next, Out, say};
 use std::path::PathBuf;
 
 /// Arguments.
@@ -14,35 +15,42 @@ pub struct Args {
     /// Read HTOO (the lenient, human-writable variant) instead of strict JTOO.
     #[arg(long)]
     htoo: bool,
-    /// Input file (stdin when absent or `-`).
+    /// Input file (stdin when absent or -).
     file: Option<PathBuf>,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> u8 {
-    let (name, bytes) = match crate::io::read_input(args.file.as_deref()) {
+    let mut input = match Input::open(args.file.as_deref()) {
         Ok(input) => input,
-        Err(msg) => {
-            eprintln!("{msg}");
-            return 2;
+        Err(code) => return code,
+    };
+    let parse = |bytes: &[u8]| {
+        if args.htoo {
+            htoo::from_slice(bytes)
+        } else {
+            jtoo::from_slice(bytes)
         }
     };
-    let parsed = if args.htoo {
-        htoo::from_slice(&bytes)
-    } else {
-        jtoo::from_slice(&bytes)
+    // The exact bytes, read up to the first error no further byte repairs.
+    let probe = |bytes: &[u8]| parse(bytes).map(drop);
+    let parsed = match input.next_document(false, &probe) {
+        Ok(Next::Doc(bytes)) => parse(&bytes),
+        Ok(Next::Invalid(_, e)) => Err(e),
+        Ok(Next::End) => parse(b""),
+        Err(code) => return code,
     };
+    let name = input.name;
     match parsed {
         Ok(value) => {
             let mut out = jtoo::tagged::to_tagged(&value).to_string().into_bytes();
             out.push(b'\n');
-            match crate::io::write_stdout(&out) {
-                Ok(()) => 0,
-                Err(code) => code,
-            }
+            let mut stdout = Out::new();
+            let written = stdout.write(&out);
+            stdout.finish(written.err().unwrap_or(0))
         }
         Err(e) => {
-            eprintln!("jtoo: {name}: {e}");
+            say!("jtoo: {name}: {e}");
             1
         }
     }

@@ -1,63 +1,68 @@
 //! `jtoo demo`: a worked example on built-in data.
 
+use crate::io::{Out, Status, say};
 use jtoo::Value;
 
 /// The built-in example: a hand-written HTOO configuration
-/// (`examples/config.htoo`).
-const SAMPLE: &str = include_str!("../../../examples/config.htoo");
+/// (`jtoo-cli/examples/config.htoo`).
+const SAMPLE: &str = include_str!("../../examples/config.htoo");
 
 /// Arguments of `jtoo demo` (none).
 #[derive(clap::Args)]
 pub struct Args {}
 
-fn section(title: &str, body: &str) {
-    println!("== {title}\n{}\n", body.trim_end());
+fn section(out: &mut Out, title: &str, body: &str) -> Status {
+    out.write(format!("== {title}\n{}\n\n", body.trim_end()).as_bytes())
 }
 
 /// Parses the built-in HTOO sample and shows its canonical JTOO, its pretty
 /// HTOO, its JSON and its JTOO frame; checks that each form reads back to the
 /// same value. Exit 0, or 1 if any check fails.
 pub fn run(_args: Args) -> u8 {
-    section("HTOO input (examples/config.htoo)", SAMPLE);
-    let value = match htoo::from_str(SAMPLE) {
-        Ok(v) => v,
-        Err(e) => {
-            eprint!(
-                "{}",
-                htoo::render_diagnostic(&e, SAMPLE.as_bytes(), "examples/config.htoo")
-            );
-            return 1;
-        }
-    };
-    let canonical = match jtoo::to_string(&value) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("jtoo: {e}");
-            return 1;
-        }
-    };
+    let mut out = Out::new();
+    let status = show(&mut out).err().unwrap_or(0);
+    out.finish(status)
+}
+
+fn show(out: &mut Out) -> Status {
+    section(out, "HTOO input (examples/config.htoo)", SAMPLE)?;
+    let value = htoo::from_str(SAMPLE).map_err(|e| {
+        say!(
+            "{}",
+            htoo::render_diagnostic(&e, SAMPLE.as_bytes(), "examples/config.htoo").trim_end()
+        );
+        1
+    })?;
+    let canonical = jtoo::to_string(&value).map_err(|e| {
+        say!("jtoo: {e}");
+        1
+    })?;
     section(
+        out,
         &format!(
             "canonical JTOO ({} bytes; HTOO input {} bytes)",
             canonical.len(),
             SAMPLE.len()
         ),
         &canonical,
-    );
+    )?;
     let pretty = htoo::to_string_pretty(&value);
-    section("pretty HTOO", &pretty);
-    let json = serde_json::to_string_pretty(&jtoo::json::to_json(&value)).unwrap_or_default();
-    section("JSON (dates and timestamps become their JTOO text)", &json);
-    match jtoo_frame::Frame::from_value(&value) {
-        Ok(frame) => section(
-            "as a JTOO frame (6-hex lengths, two sections)",
-            &String::from_utf8_lossy(&frame.to_bytes()),
-        ),
-        Err(e) => {
-            eprintln!("jtoo: {e}");
-            return 1;
-        }
-    }
+    section(out, "pretty HTOO", &pretty)?;
+    let json = crate::cmd::to_json::pretty_json(&jtoo::json::to_json_string(&value));
+    section(
+        out,
+        "JSON (dates and timestamps become their JTOO text)",
+        &json,
+    )?;
+    let frame = jtoo_frame::Frame::from_value(&value).map_err(|e| {
+        say!("jtoo: {e}");
+        1
+    })?;
+    section(
+        out,
+        "as a JTOO frame (6-hex lengths, two sections)",
+        &String::from_utf8_lossy(&frame.to_bytes()),
+    )?;
 
     let checks: [(&str, Result<Value, jtoo::Error>); 2] = [
         (
@@ -73,16 +78,15 @@ pub fn run(_args: Args) -> u8 {
     for (what, back) in checks {
         let pass = back.as_ref().is_ok_and(|b| *b == value);
         ok &= pass;
-        println!("{} {what}", if pass { "ok  " } else { "FAIL" });
+        let mark = if pass { "ok  " } else { "FAIL" };
+        out.write(format!("{mark} {what}\n").as_bytes())?;
     }
     let stable = jtoo::from_str(&canonical)
         .ok()
         .and_then(|v| jtoo::to_string(&v).ok())
         .is_some_and(|again| again == canonical);
     ok &= stable;
-    println!(
-        "{} re-encoding the canonical text gives the same bytes",
-        if stable { "ok  " } else { "FAIL" }
-    );
-    if ok { 0 } else { 1 }
+    let mark = if stable { "ok  " } else { "FAIL" };
+    out.write(format!("{mark} re-encoding the canonical text gives the same bytes\n").as_bytes())?;
+    if ok { Ok(()) } else { Err(1) }
 }

@@ -9,29 +9,27 @@
 //! with the reason on stderr; 2 when the input cannot be read or the output
 //! cannot be written.
 
+use crate::io::{Out, say};
 use std::path::PathBuf;
 
 /// Arguments.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file (stdin when absent or `-`).
+    /// Input file (stdin when absent or -).
     file: Option<PathBuf>,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> u8 {
-    let (name, bytes) = match crate::io::read_input(args.file.as_deref()) {
+    let (name, bytes) = match crate::io::read_all(args.file.as_deref()) {
         Ok(input) => input,
-        Err(msg) => {
-            eprintln!("{msg}");
-            return 2;
-        }
+        Err(code) => return code,
     };
     // Tagged JSON nests about twice as deep as the JTOO it describes (a pair
     // is an object holding a value), deeper than serde_json's default 128:
     // bound the depth ourselves, then parse without serde_json's limit.
     if json_depth(&bytes) > MAX_TAGGED_DEPTH {
-        eprintln!("jtoo: {name}: tagged JSON nested deeper than {MAX_TAGGED_DEPTH}");
+        say!("jtoo: {name}: tagged JSON nested deeper than {MAX_TAGGED_DEPTH}");
         return 1;
     }
     let mut de = serde_json::Deserializer::from_slice(&bytes);
@@ -41,24 +39,25 @@ pub fn run(args: Args) -> u8 {
     let json = match parsed {
         Ok(json) => json,
         Err(e) => {
-            eprintln!("jtoo: {name}: not JSON: {e}");
+            say!("jtoo: {name}: not JSON: {e}");
             return 1;
         }
     };
     let value = match jtoo::tagged::from_tagged(&json) {
         Ok(value) => value,
         Err(why) => {
-            eprintln!("jtoo: {name}: invalid tagged JSON: {why}");
+            say!("jtoo: {name}: invalid tagged JSON: {why}");
             return 1;
         }
     };
     match jtoo::to_vec(&value) {
-        Ok(out) => match crate::io::write_stdout(&out) {
-            Ok(()) => 0,
-            Err(code) => code,
-        },
+        Ok(out) => {
+            let mut stdout = Out::new();
+            let written = stdout.write(&out);
+            stdout.finish(written.err().unwrap_or(0))
+        }
         Err(e) => {
-            eprintln!("jtoo: {name}: cannot encode: {e}");
+            say!("jtoo: {name}: cannot encode: {e}");
             1
         }
     }

@@ -5,11 +5,12 @@
 //! Frames are shown as JSON lines, one per frame:
 //! `{"jtoo":"<canonical text>" or null,"binary":"<lower-case hex>"}`.
 
+use crate::io::{Input, Next, Out, say};
 use jtoo_frame::bytes::BytesMut;
 use jtoo_frame::futures::{SinkExt, StreamExt};
 use jtoo_frame::tokio_util::codec::Decoder;
 use jtoo_frame::{Frame, FrameCodec, FrameError, Greeting, Handshake, HandshakeError};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
@@ -17,25 +18,28 @@ use tokio::io::AsyncBufReadExt;
 /// Frame subcommands.
 #[derive(clap::Subcommand)]
 pub enum FrameCommand {
-    /// Decode a byte stream of frames: one JSON line per frame,
-    /// `{"jtoo": "<text>" or null, "binary": "<hex>"}`. On a malformed or
-    /// truncated frame, print the frames before it, then the error on
-    /// stderr, and exit 1.
+    /// Decode a byte stream of frames to JSON lines
+    ///
+    /// One JSON line per frame: {"jtoo": "<text>" or null, "binary":
+    /// "<hex>"}. On a malformed or truncated frame, print the frames before
+    /// it, then the error on stderr, and exit 1.
     Decode {
-        /// Input file (stdin when absent or `-`).
+        /// Input file (stdin when absent or -).
         file: Option<PathBuf>,
     },
-    /// Encode JSON lines as printed by `frame decode` back to frames.
+    /// Encode JSON lines as printed by "frame decode" back to frames
     Encode {
-        /// Input file (stdin when absent or `-`).
+        /// Input file (stdin when absent or -).
         file: Option<PathBuf>,
     },
-    /// A reference server: the server side of the greeting handshake
-    /// (terminate on a bad greeting, reply 505 to an unsupported protocol),
-    /// then echo every frame back unchanged. Logs each connection to stderr.
+    /// Run a reference echo server
+    ///
+    /// The server side of the greeting handshake (terminate on a bad
+    /// greeting, reply 505 to an unsupported protocol), then echo every
+    /// frame back unchanged. Logs each connection to stderr.
     Serve {
-        /// Address to listen on, e.g. `127.0.0.1:7000`.
-        #[arg(long)]
+        /// Address to listen on, e.g. 127.0.0.1:7000.
+        #[arg(long, value_name = "ADDR")]
         listen: String,
         /// A supported protocol (repeat for several).
         #[arg(long = "protocol", required = true)]
@@ -44,9 +48,11 @@ pub enum FrameCommand {
         #[arg(long, default_value_t = 10)]
         timeout: u64,
     },
-    /// Play the responder of a greeting handshake on one byte stream, as
-    /// `frame serve` does on a connection (the conformance suite's
-    /// `--greeting-checker`): read the initiator's bytes from FILE or stdin,
+    /// Check a greeting handshake read from a file or stdin
+    ///
+    /// Plays the responder of a greeting handshake on one byte stream, as
+    /// "frame serve" does on a connection (the conformance suite's
+    /// --greeting-checker): read the initiator's bytes from FILE or stdin,
     /// then exit 0 with nothing on stdout to accept; exit 1 with nothing on
     /// stdout to terminate (malformed or over-16-KiB greeting frame, bad
     /// greeting, no greeting); or write the exact 505 reply to stdout and
@@ -60,14 +66,16 @@ pub enum FrameCommand {
         /// Seconds the initiator has to send its greeting.
         #[arg(long, default_value_t = 10)]
         timeout: u64,
-        /// Input file (stdin when absent or `-`).
+        /// Input file (stdin when absent or -).
         file: Option<PathBuf>,
     },
-    /// A reference client: send a greeting, then the frames read from stdin
-    /// (JSON lines as in `frame encode`), printing replies as `frame decode`
-    /// does.
+    /// Run a reference client
+    ///
+    /// Sends a greeting, then the frames read from stdin (JSON lines as in
+    /// "frame encode"), printing replies as "frame decode" does.
     Connect {
-        /// Address of the server, e.g. `127.0.0.1:7000`.
+        /// Address of the server, e.g. 127.0.0.1:7000.
+        #[arg(long, value_name = "ADDR")]
         addr: String,
         /// The protocol to ask for.
         #[arg(long)]
@@ -104,7 +112,7 @@ fn check_greeting(file: Option<PathBuf>, protocols: &[String], timeout: Duration
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("jtoo: cannot start the async runtime: {e}");
+            say!("jtoo: cannot start the async runtime: {e}");
             return 2;
         }
     };
@@ -113,7 +121,7 @@ fn check_greeting(file: Option<PathBuf>, protocols: &[String], timeout: Duration
             Some(p) if p.as_os_str() != "-" => match tokio::fs::File::open(&p).await {
                 Ok(f) => Box::new(f),
                 Err(e) => {
-                    eprintln!("jtoo: cannot read {}: {e}", p.display());
+                    say!("jtoo: cannot read {}: {e}", p.display());
                     return 2;
                 }
             },
@@ -126,19 +134,19 @@ fn check_greeting(file: Option<PathBuf>, protocols: &[String], timeout: Duration
             .await
         {
             Ok((_, greeting)) => {
-                eprintln!("accepted protocol {:?}", greeting.protocol());
+                say!("accepted protocol {:?}", greeting.protocol());
                 0
             }
             Err(HandshakeError::Frame(FrameError::Io(e))) => {
-                eprintln!("jtoo: cannot read the greeting: {e}");
+                say!("jtoo: cannot read the greeting: {e}");
                 2
             }
             Err(e @ HandshakeError::UnsupportedProtocol(_)) => {
-                eprintln!("{e}");
+                say!("{e}");
                 1
             }
             Err(e) => {
-                eprintln!("terminated without reply: {e}");
+                say!("terminated without reply: {e}");
                 1
             }
         }
@@ -156,7 +164,7 @@ fn block_on(f: impl std::future::Future<Output = u8>) -> u8 {
     {
         Ok(rt) => rt.block_on(f),
         Err(e) => {
-            eprintln!("jtoo: cannot start the async runtime: {e}");
+            say!("jtoo: cannot start the async runtime: {e}");
             2
         }
     }
@@ -192,7 +200,7 @@ fn json_to_frame(line: &[u8]) -> Result<Frame, String> {
     let frame = match obj.get("jtoo") {
         None | Some(serde_json::Value::Null) => Frame::empty(),
         Some(serde_json::Value::String(s)) => {
-            Frame::from_jtoo(s.clone().into_bytes()).map_err(|e| e.to_string())?
+            Frame::from_jtoo(s.clone().into_bytes()).map_err(|e| local_error("jtoo", e))?
         }
         Some(_) => return Err("\"jtoo\" must be a string or null".into()),
     };
@@ -202,6 +210,18 @@ fn json_to_frame(line: &[u8]) -> Result<Frame, String> {
         Some(_) => return Err("\"binary\" must be a hex string".into()),
     };
     Ok(frame.with_binary(binary))
+}
+
+/// A frame error about a section given on a local input line, without the
+/// codec's "the stream is unusable" (nothing was streamed).
+fn local_error(field: &str, e: FrameError) -> String {
+    match e {
+        FrameError::InvalidJtoo(e) => format!("\"{field}\" is not strict JTOO: {e}"),
+        FrameError::TooLong { length, max, .. } => {
+            format!("\"{field}\" too long: {length} bytes, the maximum is {max}")
+        }
+        e => format!("\"{field}\": {e}"),
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -221,7 +241,7 @@ fn unhex(s: &str) -> Result<Vec<u8>, String> {
         _ => Err("\"binary\" must be lower-case hex digits".to_string()),
     };
     let bytes = s.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err("\"binary\" must have an even number of hex digits".into());
     }
     bytes
@@ -238,14 +258,13 @@ fn decode(file: Option<PathBuf>) -> u8 {
         Some(p) if p.as_os_str() != "-" => match std::fs::File::open(&p) {
             Ok(f) => (p.display().to_string(), Box::new(f)),
             Err(e) => {
-                eprintln!("jtoo: cannot read {}: {e}", p.display());
+                say!("jtoo: cannot read {}: {e}", p.display());
                 return 2;
             }
         },
         _ => ("<stdin>".into(), Box::new(std::io::stdin().lock())),
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = Out::new();
     let mut codec = FrameCodec::new();
     let mut buf = BytesMut::with_capacity(64 * 1024);
     let mut chunk = vec![0u8; 64 * 1024];
@@ -260,18 +279,16 @@ fn decode(file: Option<PathBuf>) -> u8 {
         match next {
             Ok(Some(frame)) => {
                 frames += 1;
-                if writeln!(out, "{}", frame_to_json(&frame)).is_err() {
-                    eprintln!("jtoo: cannot write output");
-                    return 2;
+                if let Err(code) = out.line(frame_to_json(&frame).as_bytes()) {
+                    return code;
                 }
                 continue;
             }
             Ok(None) if eof => break,
             Ok(None) => {}
             Err(e) => {
-                let _ = out.flush();
-                eprintln!("jtoo: {name}: frame {}: {e}", frames + 1);
-                return 1;
+                say!("jtoo: {name}: frame {}: {e}", frames + 1);
+                return out.finish(1);
             }
         }
         match input.read(&mut chunk) {
@@ -279,52 +296,57 @@ fn decode(file: Option<PathBuf>) -> u8 {
             Ok(n) => buf.extend_from_slice(chunk.get(..n).unwrap_or_default()),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => {
-                let _ = out.flush();
-                eprintln!("jtoo: cannot read {name}: {e}");
-                return 2;
+                say!("jtoo: cannot read {name}: {e}");
+                return out.finish(2);
             }
         }
     }
-    match out.flush() {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("jtoo: cannot write output: {e}");
-            2
-        }
-    }
+    out.finish(0)
 }
 
 fn encode(file: Option<PathBuf>) -> u8 {
-    let (name, bytes) = match crate::io::read_input(file.as_deref()) {
-        Ok(x) => x,
-        Err(msg) => {
-            eprintln!("{msg}");
-            return 2;
-        }
+    let mut input = match Input::open(file.as_deref()) {
+        Ok(input) => input,
+        Err(code) => return code,
     };
-    let mut out = Vec::new();
-    let mut status = 0;
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    let mut out = Out::new();
+    // Lines are read one at a time; one that is already not JSON stops the
+    // reading early (an endless line of garbage is not read to its end).
+    let probe = |line: &[u8]| jtoo::json::from_json_slice(line).map(drop);
+    let mut number = 0usize;
+    loop {
+        number += 1;
+        let line = match input.next_document(true, &probe) {
+            Ok(Next::End) => return out.finish(0),
+            Ok(Next::Doc(line)) => line,
+            Ok(Next::Invalid(_, e)) => {
+                say!("{}:{number}: invalid JSON: {e}", input.name);
+                return out.finish(1);
+            }
+            Err(code) => return out.finish(code),
+        };
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match json_to_frame(line) {
+        let written = match json_to_frame(&line) {
             Ok(frame) if frame.binary().len() > jtoo_frame::MAX_SECTION_LEN => {
-                eprintln!("{name}:{}: binary section over 16 MiB - 1", i + 1);
-                status = 1;
-                break;
+                say!(
+                    "{}:{number}: \"binary\" too long: {} bytes, the maximum is {}",
+                    input.name,
+                    frame.binary().len(),
+                    jtoo_frame::MAX_SECTION_LEN
+                );
+                return out.finish(1);
             }
-            Ok(frame) => out.extend_from_slice(&frame.to_bytes()),
+            Ok(frame) => out.write(&frame.to_bytes()),
             Err(msg) => {
-                eprintln!("{name}:{}: {msg}", i + 1);
-                status = 1;
-                break;
+                say!("{}:{number}: {msg}", input.name);
+                return out.finish(1);
             }
+        };
+        if let Err(code) = written {
+            return code;
         }
-    }
-    match crate::io::write_stdout(&out) {
-        Ok(()) => status,
-        Err(code) => code,
     }
 }
 
@@ -396,38 +418,45 @@ async fn connect(addr: String, protocol: String) -> u8 {
     let socket = match tokio::net::TcpStream::connect(&addr).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("jtoo: cannot connect to {addr}: {e}");
+            say!("jtoo: cannot connect to {addr}: {e}");
             return 2;
         }
     };
     let framed = match jtoo_frame::client_handshake(socket, &Greeting::new(protocol)).await {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("jtoo: handshake: {e}");
+            say!("jtoo: handshake: {e}");
             return 2;
         }
     };
     let (mut sink, mut stream) = framed.split();
     let reader = tokio::spawn(async move {
+        let mut out = Out::new();
         let mut status = 0u8;
         let mut n = 0usize;
         while let Some(next) = stream.next().await {
             match next {
                 Ok(frame) => {
                     n += 1;
-                    println!("{}", frame_to_json(&frame));
+                    // Each reply is shown as it arrives.
+                    if let Err(code) = out
+                        .line(frame_to_json(&frame).as_bytes())
+                        .and_then(|()| out.flush())
+                    {
+                        return code;
+                    }
                     if n == 1 && jtoo_frame::is_unsupported_protocol_reply(&frame) {
-                        eprintln!("jtoo: the server does not support the protocol (505)");
+                        say!("jtoo: the server does not support the protocol (505)");
                         status = 1;
                     }
                 }
                 Err(e) => {
-                    eprintln!("jtoo: {addr}: frame {}: {e}", n + 1);
-                    return 1;
+                    say!("jtoo: {addr}: frame {}: {e}", n + 1);
+                    return out.finish(1);
                 }
             }
         }
-        status
+        out.finish(status)
     });
     let mut status = 0u8;
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
@@ -437,7 +466,7 @@ async fn connect(addr: String, protocol: String) -> u8 {
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(e) => {
-                eprintln!("jtoo: cannot read stdin: {e}");
+                say!("jtoo: cannot read stdin: {e}");
                 status = 2;
                 break;
             }
@@ -449,13 +478,13 @@ async fn connect(addr: String, protocol: String) -> u8 {
         match json_to_frame(line.as_bytes()) {
             Ok(frame) => {
                 if let Err(e) = sink.send(frame).await {
-                    eprintln!("jtoo: send failed: {e}");
+                    say!("jtoo: send failed: {e}");
                     status = 2;
                     break;
                 }
             }
             Err(msg) => {
-                eprintln!("<stdin>:{line_no}: {msg}");
+                say!("<stdin>:{line_no}: {msg}");
                 status = 1;
                 break;
             }

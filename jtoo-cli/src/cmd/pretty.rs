@@ -1,13 +1,13 @@
 //! `jtoo pretty [--htoo] [FILE]`: a document as pretty HTOO.
 //!
-//! Reads strict JTOO, or HTOO with `--htoo`. Invalid input writes nothing on
-//! stdout, a diagnostic (file:line:column, the line, a caret) on stderr, and
-//! exits 1.
+//! Reads strict JTOO (one final `\n` allowed), or HTOO with `--htoo`, as
+//! every text command does. Invalid input writes nothing on stdout, a
+//! diagnostic on stderr, and exits 1.
 
-use crate::io::{read_input, write_stdout};
+use crate::io::{Input, Out, Syntax};
 use std::path::PathBuf;
 
-/// Arguments.
+/// Arguments of `jtoo pretty`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Read the input as HTOO (comments, whitespace, trailing commas, …)
@@ -23,42 +23,24 @@ pub struct Args {
     /// Maximum list nesting depth.
     #[arg(long, value_name = "N", default_value_t = jtoo::Options::DEFAULT_MAX_DEPTH)]
     max_depth: usize,
-    /// Input file (stdin when absent or `-`).
+    /// Input file (stdin when absent or -).
     file: Option<PathBuf>,
 }
 
 /// Runs the command: 0 written, 1 invalid input, 2 usage or I/O error.
 pub fn run(args: Args) -> u8 {
-    let (name, input) = match read_input(args.file.as_deref()) {
-        Ok(read) => read,
-        Err(message) => {
-            eprintln!("{message}");
-            return 2;
-        }
+    let syntax = Syntax {
+        htoo: args.htoo,
+        max_depth: args.max_depth,
     };
-    let parsed = if args.htoo {
-        htoo::Options::new()
-            .with_max_depth(args.max_depth)
-            .from_slice(&input)
-    } else {
-        jtoo::Options::new()
-            .with_max_depth(args.max_depth)
-            .from_slice(&input)
-    };
-    let value = match parsed {
-        Ok(value) => value,
-        Err(err) => {
-            eprint!("{}", htoo::render_diagnostic(&err, &input, &name));
-            return 1;
-        }
+    let value = match Input::open(args.file.as_deref()).and_then(|mut i| syntax.read(&mut i)) {
+        Ok((_, value)) => value,
+        Err(code) => return code,
     };
     let config = htoo::PrettyConfig::new()
         .with_indent(args.indent)
         .with_max_width(args.width);
-    let mut out = htoo::to_string_pretty_with(&value, &config).into_bytes();
-    out.push(b'\n');
-    match write_stdout(&out) {
-        Ok(()) => 0,
-        Err(code) => code,
-    }
+    let mut out = Out::new();
+    let written = out.line(htoo::to_string_pretty_with(&value, &config).as_bytes());
+    out.finish(written.err().unwrap_or(0))
 }

@@ -28,7 +28,7 @@ pub(crate) fn push_grouped_zeros(out: &mut Vec<u8>, digits: &[u8], zeros: usize)
     let total = digits.len() + zeros;
     out.reserve(total + total / 3);
     for i in 0..total {
-        if i > 0 && (total - i) % 3 == 0 {
+        if i > 0 && (total - i).is_multiple_of(3) {
             out.push(b'_');
         }
         out.push(if i < digits.len() { digits[i] } else { b'0' });

@@ -138,6 +138,9 @@ fn list_text<'a>(
     loop {
         // An item: its first value goes straight onto the scratch stack.
         let r = push_item_value(rest, input, syntax, depth, scratch, known)?;
+        // Where the item's last value ends: a missing `,` is reported
+        // there, not at whatever follows the whitespace (HTOO).
+        let mut item_end = r;
         let (r, ()) = ws::skip(r, syntax)?;
         let r = if let Some(b':') = r.first() {
             let Some(Item::Value(first)) = scratch.pop() else {
@@ -152,6 +155,7 @@ fn list_text<'a>(
                 return fail(r, ErrorKind::ExpectedValue);
             };
             scratch.push(Item::Pair(Pair::new_unchecked(first, second)));
+            item_end = r;
             ws::skip(r, syntax)?.0
         } else {
             r
@@ -170,7 +174,7 @@ fn list_text<'a>(
             }
             Some(b']') => return Ok((&r[1..], done(scratch))),
             None => return fail(input, ErrorKind::UnclosedList),
-            Some(_) => return fail(r, ErrorKind::ExpectedCommaOrEnd),
+            Some(_) => return fail(item_end, ErrorKind::ExpectedCommaOrEnd),
         }
     }
 }

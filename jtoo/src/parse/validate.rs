@@ -51,6 +51,8 @@ fn list<'a>(input: &'a [u8], syntax: Syntax, depth: usize, known: Known<'a>) -> 
             return fail(input, ErrorKind::UnclosedList);
         }
         let (r, ambiguous) = value_key(rest, syntax, depth, known)?;
+        // Where the item's last value ends: see `list::list_text`.
+        let mut item_end = r;
         let (mut r, ()) = ws::skip(r, syntax)?;
         if let Some(b':') = r.first() {
             if ambiguous {
@@ -61,6 +63,7 @@ fn list<'a>(input: &'a [u8], syntax: Syntax, depth: usize, known: Known<'a>) -> 
                 return fail(input, ErrorKind::UnclosedList);
             }
             let (r2, _) = value_key(r2, syntax, depth, known)?;
+            item_end = r2;
             r = ws::skip(r2, syntax)?.0;
         }
         match r.first() {
@@ -76,7 +79,7 @@ fn list<'a>(input: &'a [u8], syntax: Syntax, depth: usize, known: Known<'a>) -> 
             }
             Some(b']') => return Ok((&r[1..], ())),
             None => return fail(input, ErrorKind::UnclosedList),
-            Some(_) => return fail(r, ErrorKind::ExpectedCommaOrEnd),
+            Some(_) => return fail(item_end, ErrorKind::ExpectedCommaOrEnd),
         }
     }
 }

@@ -323,7 +323,7 @@ impl Date {
     /// assert!(!jtoo::Date::is_leap_year(1900));
     /// ```
     pub fn is_leap_year(year: u16) -> bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
     }
 
     /// Combines this date with a time, `D2023-12-30T01:02`.

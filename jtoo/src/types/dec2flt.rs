@@ -56,11 +56,11 @@ const POW10_F32: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
 /// The `f64` nearest to `w × 10^q` (ties to even); `+∞` beyond the range.
 #[inline(always)]
 pub(crate) fn to_f64(w: u64, q: i32) -> f64 {
-    if w <= 1 << 53 {
-        if let Some(p) = POW10_F64.get(q.unsigned_abs() as usize) {
-            let w = w as f64;
-            return if q < 0 { w / p } else { w * p };
-        }
+    if w <= 1 << 53
+        && let Some(p) = POW10_F64.get(q.unsigned_abs() as usize)
+    {
+        let w = w as f64;
+        return if q < 0 { w / p } else { w * p };
     }
     // Eisel-Lemire's common case inline: one multiplication decides, a
     // normal result, no tie. Everything else takes the full algorithm.
@@ -101,11 +101,11 @@ fn to_f64_full(w: u64, q: i32) -> f64 {
 /// beyond the range.
 #[inline]
 pub(crate) fn to_f32(w: u64, q: i32) -> f32 {
-    if w <= 1 << 24 {
-        if let Some(p) = POW10_F32.get(q.unsigned_abs() as usize) {
-            let w = w as f32;
-            return if q < 0 { w / p } else { w * p };
-        }
+    if w <= 1 << 24
+        && let Some(p) = POW10_F32.get(q.unsigned_abs() as usize)
+    {
+        let w = w as f32;
+        return if q < 0 { w / p } else { w * p };
     }
     match lemire(q, w, &F32) {
         Some((m, e)) => f32::from_bits((m | (e as u64) << F32.explicit_bits) as u32),

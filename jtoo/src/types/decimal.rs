@@ -95,7 +95,7 @@ impl Decimal {
             }
             Err(_) => {
                 let mut c = coefficient;
-                while c % 10 == 0 {
+                while c.is_multiple_of(10) {
                     c /= 10;
                     exp += 1;
                 }

@@ -41,9 +41,9 @@ impl TimePrecision {
     pub(crate) fn of_nanos(nanos: u32) -> TimePrecision {
         if nanos == 0 {
             TimePrecision::Second
-        } else if nanos % 1_000_000 == 0 {
+        } else if nanos.is_multiple_of(1_000_000) {
             TimePrecision::Millisecond
-        } else if nanos % 1_000 == 0 {
+        } else if nanos.is_multiple_of(1_000) {
             TimePrecision::Microsecond
         } else {
             TimePrecision::Nanosecond
@@ -187,7 +187,7 @@ impl Time {
         let finer_set = match precision {
             TimePrecision::Hour => minute != 0 || second != 0 || nanos != 0,
             TimePrecision::Minute => second != 0 || nanos != 0,
-            _ => nanos % precision.nanos_unit() != 0,
+            _ => !nanos.is_multiple_of(precision.nanos_unit()),
         };
         if finer_set {
             return Err(invalid("a component is finer than the precision"));

@@ -56,9 +56,9 @@ impl TimestampPrecision {
     pub(crate) fn of_nanos(nanos: u32) -> TimestampPrecision {
         if nanos == 0 {
             TimestampPrecision::Seconds
-        } else if nanos % 1_000_000 == 0 {
+        } else if nanos.is_multiple_of(1_000_000) {
             TimestampPrecision::Milliseconds
-        } else if nanos % 1_000 == 0 {
+        } else if nanos.is_multiple_of(1_000) {
             TimestampPrecision::Microseconds
         } else {
             TimestampPrecision::Nanoseconds
@@ -144,7 +144,7 @@ impl Timestamp {
         if nanos >= 1_000_000_000 {
             return Err(invalid("the fraction must be less than one second"));
         }
-        if nanos % precision.nanos_unit() != 0 {
+        if !nanos.is_multiple_of(precision.nanos_unit()) {
             return Err(invalid("the fraction is finer than the precision"));
         }
         if !(Timestamp::MIN_SECS..=Timestamp::MAX_SECS).contains(&secs) {
