@@ -1,7 +1,7 @@
 //! Runs one JTOO workload in a loop, for a profiler:
 //! `valgrind --tool=callgrind target/release/profile WORKLOAD FILE [RUNS]`.
 //!
-//! WORKLOAD: `parse`, `htoo`, `encode`, `typed-de`, `typed-ser` (FILE is
+//! WORKLOAD: `parse`, `validate`, `htoo`, `encode`, `typed-de`, `typed-ser` (FILE is
 //! `twitter`, `citm_catalog` or `canada`; `json-parse`, `json-de` and
 //! `json-ser` run the serde_json peers of `parse`, `typed-de` and `typed-ser`), `frame-decode`, `frame-decode-ldc`,
 //! `frame-encode`, `frame-encode-ldc` (FILE `small` or `large`; `-ldc`: tokio-util's
@@ -37,13 +37,14 @@ fn main() -> Result<(), BoxError> {
         Doc::load(name)
     };
     match what {
-        "parse" | "htoo" | "encode" | "typed-de" | "typed-ser" | "json-parse" | "json-de"
-        | "json-ser" => {
+        "parse" | "validate" | "htoo" | "encode" | "typed-de" | "typed-ser" | "json-parse"
+        | "json-de" | "json-ser" => {
             let d = doc()?;
             let model = typed_from(d.name, &d.json, JsonDe)?;
             for _ in 0..runs {
                 match what {
                     "parse" => drop(black_box(jtoo::from_slice(&d.jtoo)?)),
+                    "validate" => jtoo::validate(black_box(&d.jtoo))?,
                     "htoo" => drop(black_box(htoo::from_str(&d.htoo)?)),
                     "encode" => drop(black_box(jtoo::to_vec(&d.value)?)),
                     "typed-de" => drop(black_box(typed_from(d.name, &d.jtoo, JtooDe)?)),
