@@ -3,6 +3,7 @@
 //! scalar.
 
 use crate::error::{Error, Result, Segment};
+use jtoo::parse::cursor::Cursor;
 use jtoo::parse::string::Known;
 use jtoo::parse::{self, Number, Syntax};
 use jtoo::serde::{
@@ -31,13 +32,9 @@ use std::borrow::Cow;
 /// # Ok::<(), jtoo_serde::Error>(())
 /// ```
 pub struct Deserializer<'de> {
-    input: &'de [u8],
-    /// What was checked once for the whole input (UTF-8), so strings need
-    /// not check it again.
-    known: Known<'de>,
-    pos: usize,
-    syntax: Syntax,
-    depth: usize,
+    /// The input, the position in it and the list steps (the list grammar is
+    /// `jtoo::parse::cursor`'s, shared with the `Value` parser).
+    cur: Cursor<'de>,
 }
 
 impl<'de> Deserializer<'de> {
@@ -48,11 +45,7 @@ impl<'de> Deserializer<'de> {
 
     fn new(input: &'de [u8], known: Known<'de>) -> Self {
         Deserializer {
-            input,
-            known,
-            pos: 0,
-            syntax: Syntax::Strict,
-            depth: Options::DEFAULT_MAX_DEPTH,
+            cur: Cursor::with_known(input, known, Syntax::Strict, Options::DEFAULT_MAX_DEPTH),
         }
     }
 
@@ -66,23 +59,31 @@ impl<'de> Deserializer<'de> {
     /// relaxations of the lenient grammar) from bytes.
     pub fn from_htoo_slice(input: &'de [u8]) -> Self {
         Deserializer {
-            syntax: Syntax::Lenient,
-            ..Self::new(input, Known::check(input))
+            cur: Cursor::with_known(
+                input,
+                Known::check(input),
+                Syntax::Lenient,
+                Options::DEFAULT_MAX_DEPTH,
+            ),
         }
     }
 
     /// Reads HTOO from a string.
     pub fn from_htoo_str(input: &'de str) -> Self {
         Deserializer {
-            syntax: Syntax::Lenient,
-            ..Self::new(input.as_bytes(), Known::of_str(input))
+            cur: Cursor::with_known(
+                input.as_bytes(),
+                Known::of_str(input),
+                Syntax::Lenient,
+                Options::DEFAULT_MAX_DEPTH,
+            ),
         }
     }
 
     /// Sets how deeply lists may nest (default
     /// [`jtoo::Options::DEFAULT_MAX_DEPTH`]); deeper input is an error.
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
-        self.depth = max_depth;
+        self.cur.depth = max_depth;
         self
     }
 
@@ -93,8 +94,8 @@ impl<'de> Deserializer<'de> {
     /// "trailing characters" at the first extra byte.
     pub fn end(&mut self) -> Result<()> {
         self.skip_ws()?;
-        if self.pos < self.input.len() {
-            return Err(self.syntax_err(ErrorKind::TrailingCharacters, self.pos));
+        if self.cur.pos < self.cur.input.len() {
+            return Err(self.syntax_err(ErrorKind::TrailingCharacters, self.cur.pos));
         }
         Ok(())
     }
@@ -103,57 +104,56 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn rest(&self) -> &'de [u8] {
-        self.input.get(self.pos..).unwrap_or_default()
+        self.cur.rest()
     }
 
     #[inline]
     fn set_rest(&mut self, rest: &'de [u8]) {
-        self.pos = self.input.len().saturating_sub(rest.len());
+        self.cur.set_rest(rest);
     }
 
     #[inline]
     fn peek(&self) -> Option<u8> {
-        self.input.get(self.pos).copied()
+        self.cur.peek()
     }
 
     #[inline]
     fn skip_ws(&mut self) -> Result<()> {
-        if self.syntax.is_lenient() {
-            match parse::ws::skip(self.rest(), self.syntax) {
-                Ok((rest, ())) => self.set_rest(rest),
-                Err(e) => return Err(self.nom_err(e)),
-            }
-        }
-        Ok(())
+        self.cur.skip_ws().map_err(|e| self.parse_err(e))
+    }
+
+    #[cold]
+    fn parse_err(&self, e: parse::ParseError) -> Error {
+        Error::syntax(e.into_error(self.cur.input))
     }
 
     #[cold]
     fn nom_err(&self, e: nom::Err<parse::ParseError>) -> Error {
-        Error::syntax(parse::unwrap_nom_err(e, self.input).into_error(self.input))
+        self.parse_err(parse::unwrap_nom_err(e, self.cur.input))
     }
 
     #[cold]
     fn syntax_err(&self, kind: ErrorKind, at: usize) -> Error {
-        Error::syntax(jtoo::Error::at(kind, self.input, at))
+        Error::syntax(jtoo::Error::at(kind, self.cur.input, at))
     }
 
     #[cold]
     fn fix(&self, e: Error, at: usize) -> Error {
-        e.at(self.input, at)
+        e.at(self.cur.input, at)
     }
 
     /// The error for a missing value at the current position.
     #[cold]
     fn expected_value(&self) -> Error {
         match self.peek() {
-            None => self.syntax_err(ErrorKind::UnexpectedEnd, self.pos),
-            Some(_) => self.syntax_err(ErrorKind::ExpectedValue, self.pos),
+            None => self.syntax_err(ErrorKind::UnexpectedEnd, self.cur.pos),
+            Some(_) => self.syntax_err(ErrorKind::ExpectedValue, self.cur.pos),
         }
     }
 
     #[inline]
     fn parse_string(&mut self) -> Result<Cow<'de, str>> {
-        match parse::string::string_in(self.rest(), self.syntax, self.known) {
+        match parse::string::string_in(self.rest(), self.cur.syntax, self.cur.known) {
             Ok((rest, s)) => {
                 self.set_rest(rest);
                 Ok(s)
@@ -164,7 +164,7 @@ impl<'de> Deserializer<'de> {
 
     #[inline]
     fn parse_number(&mut self) -> Result<Number> {
-        match parse::number::number(self.rest(), self.syntax) {
+        match parse::number::number(self.rest(), self.cur.syntax) {
             Ok((rest, n)) => {
                 self.set_rest(rest);
                 Ok(n)
@@ -174,7 +174,7 @@ impl<'de> Deserializer<'de> {
     }
 
     fn parse_bytes(&mut self) -> Result<Vec<u8>> {
-        match parse::bytes::byte_string(self.rest(), self.syntax) {
+        match parse::bytes::byte_string(self.rest(), self.cur.syntax) {
             Ok((rest, b)) => {
                 self.set_rest(rest);
                 Ok(b)
@@ -184,7 +184,7 @@ impl<'de> Deserializer<'de> {
     }
 
     fn parse_datetime(&mut self) -> Result<DateTime> {
-        match parse::temporal::datetime(self.rest(), self.syntax) {
+        match parse::temporal::datetime(self.rest(), self.cur.syntax) {
             Ok((rest, v)) => {
                 self.set_rest(rest);
                 Ok(v)
@@ -194,7 +194,7 @@ impl<'de> Deserializer<'de> {
     }
 
     fn parse_timestamp(&mut self) -> Result<Timestamp> {
-        match parse::timestamp::timestamp(self.rest(), self.syntax) {
+        match parse::timestamp::timestamp(self.rest(), self.cur.syntax) {
             Ok((rest, v)) => {
                 self.set_rest(rest);
                 Ok(v)
@@ -212,11 +212,11 @@ impl<'de> Deserializer<'de> {
                 Number::Decimal(d) => Scalar::Dec(d),
             },
             Some(b'Y') => {
-                self.pos += 1;
+                self.cur.pos += 1;
                 Scalar::Bool(true)
             }
             Some(b'N') => {
-                self.pos += 1;
+                self.cur.pos += 1;
                 Scalar::Bool(false)
             }
             Some(b'B') => Scalar::Bytes(self.parse_bytes()?),
@@ -230,90 +230,35 @@ impl<'de> Deserializer<'de> {
     /// Consumes `[` (at the current position), counting depth.
     #[inline]
     fn enter(&mut self) -> Result<usize> {
-        let start = self.pos;
-        if self.depth == 0 {
-            return Err(self.syntax_err(ErrorKind::DepthLimitExceeded, start));
-        }
-        self.depth -= 1;
-        self.pos += 1;
-        self.skip_ws()?;
-        Ok(start)
+        self.cur.begin_list().map_err(|e| self.parse_err(e))
     }
 
     /// Consumes the `]` of the list that started at `start`.
     #[inline]
     fn leave(&mut self, start: usize) -> Result<()> {
-        self.skip_ws()?;
-        match self.peek() {
-            Some(b']') => {
-                self.pos += 1;
-                self.depth += 1;
-                Ok(())
-            }
-            None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
-            Some(_) => Err(self.syntax_err(ErrorKind::ExpectedCommaOrEnd, self.pos)),
-        }
+        self.cur.end_list(start).map_err(|e| self.parse_err(e))
     }
 
     /// `true` (without consuming) when the list ends here.
     #[inline]
     fn at_list_end(&mut self, start: usize) -> Result<bool> {
-        match self.peek() {
-            Some(b']') => Ok(true),
-            None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
-            Some(_) => Ok(false),
-        }
+        self.cur.at_list_end(start).map_err(|e| self.parse_err(e))
     }
 
     /// After an item: consumes `,` (and, in HTOO, a trailing `,` before
     /// `]`), or leaves `]` in place.
     #[inline]
     fn after_item(&mut self, start: usize) -> Result<()> {
-        // Strict fast path: `,` before another item, or `]`.
-        if !self.syntax.is_lenient() {
-            match self.input.get(self.pos..self.pos + 2) {
-                Some([b',', next]) if *next != b']' => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                Some([b']', _]) => return Ok(()),
-                _ => {}
-            }
-        }
-        self.after_item_general(start)
-    }
-
-    /// [`Deserializer::after_item`] in full: HTOO, the end of input, errors.
-    #[inline(never)]
-    fn after_item_general(&mut self, start: usize) -> Result<()> {
-        self.skip_ws()?;
-        match self.peek() {
-            Some(b',') => {
-                self.pos += 1;
-                self.skip_ws()?;
-                match self.peek() {
-                    Some(b']') if !self.syntax.is_lenient() => {
-                        Err(self.syntax_err(ErrorKind::ExpectedValue, self.pos))
-                    }
-                    None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
-                    _ => Ok(()),
-                }
-            }
-            Some(b']') => Ok(()),
-            None => Err(self.syntax_err(ErrorKind::UnclosedList, start)),
-            Some(_) => Err(self.syntax_err(ErrorKind::ExpectedCommaOrEnd, self.pos)),
-        }
+        self.cur.after_item(start).map_err(|e| self.parse_err(e))
     }
 
     /// After a key: consumes `:`.
     #[inline]
     fn colon(&mut self, item_start: usize) -> Result<()> {
-        self.skip_ws()?;
-        if self.peek() == Some(b':') {
-            self.pos += 1;
-            self.skip_ws()
-        } else {
-            Err(self.not_a_pair(item_start))
+        match self.cur.colon() {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(self.not_a_pair(item_start)),
+            Err(e) => Err(self.parse_err(e)),
         }
     }
 
@@ -332,9 +277,9 @@ impl<'de> Deserializer<'de> {
     /// (no `:` after its first value). Only used on error paths.
     #[cold]
     fn is_plain_item(&self, item_start: usize) -> bool {
-        let rest = self.input.get(item_start..).unwrap_or_default();
-        match parse::validate::value(rest, self.syntax, self.depth) {
-            Ok((r, ())) => match parse::ws::skip(r, self.syntax) {
+        let rest = self.cur.input.get(item_start..).unwrap_or_default();
+        match parse::validate::value(rest, self.cur.syntax, self.cur.depth) {
+            Ok((r, ())) => match parse::ws::skip(r, self.cur.syntax) {
                 Ok((r, ())) => r.first() != Some(&b':'),
                 Err(_) => false,
             },
@@ -345,9 +290,9 @@ impl<'de> Deserializer<'de> {
     /// The path segment of the key spelled at `span`.
     #[cold]
     fn key_segment(&self, span: (usize, usize)) -> Segment {
-        let text = self.input.get(span.0..span.1).unwrap_or_default();
+        let text = self.cur.input.get(span.0..span.1).unwrap_or_default();
         if text.first() == Some(&b'"')
-            && let Ok((_, s)) = parse::string::string(text, self.syntax)
+            && let Ok((_, s)) = parse::string::string(text, self.cur.syntax)
         {
             return Segment::Key(s.into_owned());
         }
@@ -358,7 +303,7 @@ impl<'de> Deserializer<'de> {
     /// errors); consumes it.
     #[cold]
     fn invalid_type<V: Visitor<'de>>(&mut self, exp: &V) -> Error {
-        let start = self.pos;
+        let start = self.cur.pos;
         let err = match self.parse_scalar() {
             Err(e) => return e,
             Ok(None) => de::Error::invalid_type(Unexpected::Seq, exp),
@@ -369,27 +314,7 @@ impl<'de> Deserializer<'de> {
 
     /// Skips one value (for `deserialize_ignored_any`).
     fn skip_value(&mut self) -> Result<()> {
-        self.skip_ws()?;
-        if self.peek() == Some(b'[') {
-            let start = self.enter()?;
-            if !self.at_list_end(start)? {
-                loop {
-                    self.skip_value()?;
-                    self.skip_ws()?;
-                    if self.peek() == Some(b':') {
-                        self.pos += 1;
-                        self.skip_value()?;
-                    }
-                    self.after_item(start)?;
-                    if self.at_list_end(start)? {
-                        break;
-                    }
-                }
-            }
-            self.leave(start)
-        } else {
-            self.parse_scalar().map(|_| ())
-        }
+        self.cur.skip_value().map_err(|e| self.parse_err(e))
     }
 
     /// Integers for any integer visitor: the smallest of i64/u64/i128/u128.
@@ -413,7 +338,7 @@ impl<'de> Deserializer<'de> {
 
     fn deserialize_int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
                 Number::Integer(i) => Self::visit_integer(i, visitor),
@@ -435,8 +360,8 @@ impl<'de> Deserializer<'de> {
         canonical: impl FnOnce() -> String,
         v: V,
     ) -> Result<V::Value> {
-        match self.input.get(start..self.pos) {
-            Some(raw) if !self.syntax.is_lenient() => match std::str::from_utf8(raw) {
+        match self.cur.input.get(start..self.cur.pos) {
+            Some(raw) if !self.cur.syntax.is_lenient() => match std::str::from_utf8(raw) {
                 Ok(s) => v.visit_borrowed_str(s),
                 Err(_) => v.visit_string(canonical()),
             },
@@ -450,7 +375,7 @@ impl<'de> Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let b = self.peek();
         let r = match (marker, b) {
             (DECIMAL_MARKER, Some(b'-' | b'0'..=b'9')) => match self.parse_number()? {
@@ -485,12 +410,12 @@ impl<'de> Deserializer<'de> {
             self.leave(start)?;
             return Ok(v);
         }
-        let item_start = self.pos;
+        let item_start = self.cur.pos;
         let first = self.parse_scalar()?;
         self.skip_ws()?;
         let v = if first.is_some() && self.peek() == Some(b':') {
-            let key_end = self.pos;
-            self.pos += 1;
+            let key_end = self.cur.pos;
+            self.cur.pos += 1;
             self.skip_ws()?;
             visitor.visit_map(AnyMap {
                 de: self,
@@ -500,8 +425,8 @@ impl<'de> Deserializer<'de> {
                 key_span: (item_start, key_end),
             })?
         } else {
-            self.pos = if first.is_some() {
-                self.pos
+            self.cur.pos = if first.is_some() {
+                self.cur.pos
             } else {
                 item_start
             };
@@ -738,7 +663,7 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
             return Ok(None);
         }
         let index = self.index;
-        let value_start = self.de.pos;
+        let value_start = self.de.cur.pos;
         let v = seed.deserialize(&mut *self.de).map_err(|e| {
             // An error without a position (a conversion after the value
             // was read, e.g. `#[serde(with)]`) is about this value.
@@ -770,7 +695,7 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
         if self.de.at_list_end(self.start)? {
             return Ok(None);
         }
-        let key_start = self.de.pos;
+        let key_start = self.de.cur.pos;
         let k = seed.deserialize(&mut *self.de).map_err(|e| {
             // A key the type cannot take may be a plain item instead of a
             // pair (`[1,2]` for a struct): say that, it is the real mistake.
@@ -780,7 +705,7 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
                 self.de.fix(e, key_start)
             }
         })?;
-        self.key_span = (key_start, self.de.pos);
+        self.key_span = (key_start, self.de.cur.pos);
         self.de.colon(key_start)?;
         self.value_pending = true;
         Ok(Some(k))
@@ -790,7 +715,7 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.value_pending = false;
         self.de.skip_ws()?;
-        let value_start = self.de.pos;
+        let value_start = self.de.cur.pos;
         let v = match seed.deserialize(&mut *self.de) {
             Ok(v) => v,
             Err(e) => {
@@ -830,7 +755,7 @@ impl<'de> SeqAccess<'de> for AnySeq<'_, 'de> {
                     self.done = true;
                     return Ok(None);
                 }
-                let item_start = de.pos;
+                let item_start = de.cur.pos;
                 let s = de.parse_scalar()?;
                 (s, item_start)
             }
@@ -852,7 +777,7 @@ impl<'de> SeqAccess<'de> for AnySeq<'_, 'de> {
             Some(s) => {
                 de.skip_ws()?;
                 if de.peek() == Some(b':') {
-                    de.pos += 1;
+                    de.cur.pos += 1;
                     de.skip_ws()?;
                     seed.deserialize(PairItem {
                         de: &mut *de,
@@ -975,14 +900,14 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
         if de.at_list_end(self.start)? {
             return Ok(None);
         }
-        let item_start = de.pos;
+        let item_start = de.cur.pos;
         let s = de.parse_scalar()?;
-        let key_end = de.pos;
+        let key_end = de.cur.pos;
         de.skip_ws()?;
         self.key_span = (item_start, key_end);
         match s {
             Some(k) if de.peek() == Some(b':') => {
-                de.pos += 1;
+                de.cur.pos += 1;
                 de.skip_ws()?;
                 seed.deserialize(ScalarDeserializer(k))
                     .map(Some)
@@ -990,7 +915,7 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
             }
             s => {
                 if s.is_none() {
-                    de.pos = item_start;
+                    de.cur.pos = item_start;
                 }
                 self.pending_value = Some(s);
                 seed.deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
@@ -1033,7 +958,7 @@ impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let key_start = self.de.pos;
+        let key_start = self.de.cur.pos;
         let v = seed
             .deserialize(&mut *self.de)
             .map_err(|e| self.de.fix(e, key_start))?;
@@ -1074,7 +999,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'[') => self.any_list(visitor),
             _ => match self.parse_scalar()? {
@@ -1087,14 +1012,14 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'Y') => {
-                self.pos += 1;
+                self.cur.pos += 1;
                 visitor.visit_bool(true)
             }
             Some(b'N') => {
-                self.pos += 1;
+                self.cur.pos += 1;
                 visitor.visit_bool(false)
             }
             _ => Err(self.invalid_type(&visitor)),
@@ -1135,11 +1060,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'-' | b'0'..=b'9') => {
                 // Straight to the float, correctly rounded.
-                let v = match parse::number::number_f32(self.rest(), self.syntax) {
+                let v = match parse::number::number_f32(self.rest(), self.cur.syntax) {
                     Ok((rest, v)) => {
                         self.set_rest(rest);
                         v
@@ -1155,18 +1080,18 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         // The strict common case straight from the bytes.
-        if !self.syntax.is_lenient()
+        if !self.cur.syntax.is_lenient()
             && let Some((len, v)) = parse::number::strict_f64_prefix(self.rest())
         {
-            self.pos += len;
+            self.cur.pos += len;
             return visitor.visit_f64(v).map_err(|e| self.fix(e, start));
         }
         let r = match self.peek() {
             Some(b'-' | b'0'..=b'9') => {
                 // Straight to the float, correctly rounded.
-                let v = match parse::number::number_f64(self.rest(), self.syntax) {
+                let v = match parse::number::number_f64(self.rest(), self.cur.syntax) {
                     Ok((rest, v)) => {
                         self.set_rest(rest);
                         v
@@ -1187,7 +1112,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'"') => match self.parse_string()? {
                 Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
@@ -1204,7 +1129,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'B') => {
                 let b = self.parse_bytes()?;
@@ -1231,15 +1156,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = if self.peek() == Some(b'[') {
             let list = self.enter()?;
             if self.peek() == Some(b']') {
                 self.leave(list)?;
                 visitor.visit_unit()
             } else {
-                self.pos = start;
-                self.depth += 1;
+                self.cur.pos = start;
+                self.cur.depth += 1;
                 Err(self.invalid_type(&visitor))
             }
         } else {
@@ -1267,8 +1192,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             }
             VALUE_MARKER => {
                 self.skip_ws()?;
-                let start = self.pos;
-                let v = match parse::list::value(self.rest(), self.syntax, self.depth) {
+                let start = self.cur.pos;
+                let v = match parse::list::value(self.rest(), self.cur.syntax, self.cur.depth) {
                     Ok((rest, v)) => {
                         self.set_rest(rest);
                         v
@@ -1285,7 +1210,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         if self.peek() != Some(b'[') {
             let e = self.invalid_type(&visitor);
             return Err(self.fix(e, start));
@@ -1318,7 +1243,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         if self.peek() != Some(b'[') {
             let e = self.invalid_type(&visitor);
             return Err(self.fix(e, start));
@@ -1361,7 +1286,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.pos;
+        let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'"') => {
                 let s = self.parse_string()?;
@@ -1376,8 +1301,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 } else {
                     let v = visitor.visit_enum(Variant { de: &mut *self })?;
                     self.skip_ws()?;
-                    if self.syntax.is_lenient() && self.peek() == Some(b',') {
-                        self.pos += 1;
+                    if self.cur.syntax.is_lenient() && self.peek() == Some(b',') {
+                        self.cur.pos += 1;
                     }
                     self.leave(list)?;
                     Ok(v)

@@ -1,9 +1,9 @@
-//! Values and lists: `[` [ item *( `,` item ) ] `]`, item = value [ `:` value ].
-//! Lenient (HTOO) adds whitespace/comments around `[`, `]`, `,`, `:` and one
-//! trailing comma (`[1,]`, never `[,]`).
+//! Values and lists as [`Value`]s. The list rules are [`super::cursor`]'s;
+//! this file collects the items.
 
+use super::cursor::{self, Next};
 use super::string::Known;
-use super::{PResult, Syntax, fail, ws};
+use super::{PResult, Syntax, fail};
 use crate::error::ErrorKind;
 use crate::value::{Item, Pair, Value};
 
@@ -125,81 +125,59 @@ fn list_text<'a>(
     scratch: &mut Vec<Item>,
     known: Known<'a>,
 ) -> PResult<'a, Value> {
-    if depth == 0 {
-        return fail(input, ErrorKind::DepthLimitExceeded);
-    }
-    let depth = depth - 1;
-    let (mut rest, ()) = ws::skip(&input[1..], syntax)?;
+    let (mut rest, depth) = cursor::open(input, syntax, depth)?;
     if let Some(b']') = rest.first() {
         return Ok((&rest[1..], Value::List(Vec::new())));
     }
     let base = scratch.len();
-    let done = |scratch: &mut Vec<Item>| Value::List(scratch.split_off(base));
     loop {
         // An item: its first value goes straight onto the scratch stack.
-        let r = push_item_value(rest, input, syntax, depth, scratch, known)?;
-        // Where the item's last value ends: a missing `,` is reported
-        // there, not at whatever follows the whitespace (HTOO).
-        let mut item_end = r;
-        let (r, ()) = ws::skip(r, syntax)?;
-        let r = if let Some(b':') = r.first() {
-            let Some(Item::Value(first)) = scratch.pop() else {
-                return fail(r, ErrorKind::ExpectedValue);
-            };
-            if first.is_ambiguous_key() {
-                return fail(r, ErrorKind::AmbiguousKey);
-            }
-            let (r, ()) = ws::skip(&r[1..], syntax)?;
-            let r = push_item_value(r, input, syntax, depth, scratch, known)?;
+        let r = push_item_value(rest, syntax, depth, scratch, known)?;
+        let (r, pair) = cursor::pair_colon(
+            r,
+            input,
+            syntax,
+            || matches!(scratch.last(), Some(Item::Value(v)) if v.is_ambiguous_key()),
+        )?;
+        let r = if pair {
+            let r = push_item_value(r, syntax, depth, scratch, known)?;
             let Some(Item::Value(second)) = scratch.pop() else {
                 return fail(r, ErrorKind::ExpectedValue);
             };
+            let Some(Item::Value(first)) = scratch.pop() else {
+                return fail(r, ErrorKind::ExpectedValue);
+            };
             scratch.push(Item::Pair(Pair::new_unchecked(first, second)));
-            item_end = r;
-            ws::skip(r, syntax)?.0
+            r
         } else {
             r
         };
-        // `,` or `]`.
-        match r.first() {
-            Some(b',') => {
-                let (r, ()) = ws::skip(&r[1..], syntax)?;
-                if let Some(b']') = r.first() {
-                    if syntax.is_lenient() {
-                        return Ok((&r[1..], done(scratch)));
-                    }
-                    return fail(r, ErrorKind::ExpectedValue);
-                }
-                rest = r;
-            }
-            Some(b']') => return Ok((&r[1..], done(scratch))),
-            None => return fail(input, ErrorKind::UnclosedList),
-            Some(_) => return fail(item_end, ErrorKind::ExpectedCommaOrEnd),
+        match cursor::separator(r, input, syntax)? {
+            (r, Next::Item) => rest = r,
+            (r, Next::End) => return Ok((&r[1..], Value::List(scratch.split_off(base)))),
         }
     }
 }
 
-/// Parses a value inside the list that starts at `list_start` and pushes it
-/// onto `scratch` as an [`Item::Value`]; returns the rest of the input. The end
-/// of input here reports the unclosed list where it began. Scalars are built
-/// in place rather than returned through a large `Result`.
+/// Parses a list item's value (the input is not empty: see
+/// [`cursor::open`]) and pushes it onto `scratch` as an [`Item::Value`];
+/// returns the rest of the input. Scalars are built in place rather than
+/// returned through a large `Result`.
 #[inline]
 fn push_item_value<'a>(
     input: &'a [u8],
-    list_start: &'a [u8],
     syntax: Syntax,
     depth: usize,
     scratch: &mut Vec<Item>,
     known: Known<'a>,
 ) -> Result<&'a [u8], nom::Err<super::ParseError>> {
     match input.first() {
-        None => fail(list_start, ErrorKind::UnclosedList).map(|(r, ())| r),
         Some(b'[') => {
             let (r, v) = list_text(input, syntax, depth, scratch, known)?;
             scratch.push(Item::Value(v));
             Ok(r)
         }
-        Some(_) => push_scalar(input, syntax, scratch, known),
+        _ => push_scalar(input, syntax, scratch, known),
     }
 }
 

@@ -24,6 +24,7 @@
 use crate::error::{Error, ErrorKind};
 
 pub mod bytes;
+pub mod cursor;
 pub mod list;
 pub mod number;
 pub mod string;

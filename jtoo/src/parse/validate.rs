@@ -1,9 +1,10 @@
-//! Validation without building a `Value`: the same productions, but lists are
-//! walked, not collected, and nothing is kept. Used where a document only has
+//! Validation without building a `Value`: the same productions and the same
+//! list rules ([`super::cursor`]), but nothing is kept. Used where a document only has
 //! to be checked (frame decoding, relays).
 
+use super::cursor::{self, Next};
 use super::string::Known;
-use super::{PResult, Syntax, fail, ws};
+use super::{PResult, Syntax, fail};
 use crate::error::ErrorKind;
 
 /// Checks one value at the start of `input`; returns the rest.
@@ -38,48 +39,21 @@ pub(crate) fn value_key<'a>(
 }
 
 fn list<'a>(input: &'a [u8], syntax: Syntax, depth: usize, known: Known<'a>) -> PResult<'a, ()> {
-    if depth == 0 {
-        return fail(input, ErrorKind::DepthLimitExceeded);
-    }
-    let depth = depth - 1;
-    let (mut rest, ()) = ws::skip(&input[1..], syntax)?;
+    let (mut rest, depth) = cursor::open(input, syntax, depth)?;
     if let Some(b']') = rest.first() {
         return Ok((&rest[1..], ()));
     }
     loop {
-        if rest.is_empty() {
-            return fail(input, ErrorKind::UnclosedList);
-        }
         let (r, ambiguous) = value_key(rest, syntax, depth, known)?;
-        // Where the item's last value ends: see `list::list_text`.
-        let mut item_end = r;
-        let (mut r, ()) = ws::skip(r, syntax)?;
-        if let Some(b':') = r.first() {
-            if ambiguous {
-                return fail(r, ErrorKind::AmbiguousKey);
-            }
-            let (r2, ()) = ws::skip(&r[1..], syntax)?;
-            if r2.is_empty() {
-                return fail(input, ErrorKind::UnclosedList);
-            }
-            let (r2, _) = value_key(r2, syntax, depth, known)?;
-            item_end = r2;
-            r = ws::skip(r2, syntax)?.0;
-        }
-        match r.first() {
-            Some(b',') => {
-                let (r, ()) = ws::skip(&r[1..], syntax)?;
-                if let Some(b']') = r.first() {
-                    if syntax.is_lenient() {
-                        return Ok((&r[1..], ()));
-                    }
-                    return fail(r, ErrorKind::ExpectedValue);
-                }
-                rest = r;
-            }
-            Some(b']') => return Ok((&r[1..], ())),
-            None => return fail(input, ErrorKind::UnclosedList),
-            Some(_) => return fail(item_end, ErrorKind::ExpectedCommaOrEnd),
+        let (r, pair) = cursor::pair_colon(r, input, syntax, || ambiguous)?;
+        let r = if pair {
+            value_key(r, syntax, depth, known)?.0
+        } else {
+            r
+        };
+        match cursor::separator(r, input, syntax)? {
+            (r, Next::Item) => rest = r,
+            (r, Next::End) => return Ok((&r[1..], ())),
         }
     }
 }
