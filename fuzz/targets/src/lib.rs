@@ -14,7 +14,7 @@ pub mod serde_types;
 use arbitrary::{Arbitrary, Unstructured};
 use bytes::BytesMut;
 use jtoo::Value;
-use jtoo_frame::jte::osc::{OscScanner, TermEvent};
+use jte::osc::{OscScanner, TermEvent};
 use jtoo_frame::{Frame, FrameCodec, GREETING_MAX_LEN, Greeting};
 use tokio_util::codec::Decoder;
 

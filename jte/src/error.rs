@@ -1,26 +1,8 @@
-//! JSON Terminal Escapes (JTE) packets, in JSON or JTOO, over terminal OSC
-//! sequences or JTOO frames.
-//!
-//! - [`Packet`]: the seed's fields, with conversions to and from JTOO values,
-//!   JTOO text, JSON and frames.
-//! - [`ErrorCode`]: the `ECCODE: message` convention of the `error` field.
-//! - [`osc`]: `ESC ] 23198|23199 ; <num-bytes> ; <payload> BEL` encoding and
-//!   a streaming scanner of terminal output.
-//! - [`PacketCodec`]: packets as the JTOO sections of frames (the socket
-//!   transport).
+//! [`JteError`], the error of reading and writing packets, and
+//! [`ErrorCode`], the `EC…: message` convention of the `error` field.
 
-mod packet;
-
-pub mod osc;
-
-pub use packet::Packet;
-
-use crate::codec::FrameCodec;
-use crate::error::FrameError;
-use crate::frame::Frame;
-use bytes::BytesMut;
+use jtoo_frame::FrameError;
 use std::fmt;
-use tokio_util::codec::{Decoder, Encoder};
 
 /// An error reading or writing a JTE packet.
 #[derive(Debug)]
@@ -126,7 +108,7 @@ impl From<std::io::Error> for JteError {
 /// end of the string or `:` and a message.
 ///
 /// ```
-/// use jtoo_frame::jte::ErrorCode;
+/// use jte::ErrorCode;
 /// let e = ErrorCode::parse("ECTIMEOUT: Request timed out").unwrap();
 /// assert_eq!((e.code, e.message), ("TIMEOUT", "Request timed out"));
 /// assert_eq!(e.to_string(), "ECTIMEOUT: Request timed out");
@@ -186,84 +168,3 @@ impl fmt::Display for ErrorCode<'_> {
     }
 }
 
-/// JTE packets as the JTOO sections of frames: a [`Decoder`] of
-/// [`Packet`]s and an [`Encoder`] of packets, over a [`FrameCodec`].
-///
-/// Frames with an empty JTOO section or a JTOO section that is not a packet
-/// are errors. Binary sections are ignored when decoding and empty when
-/// encoding.
-///
-/// ```
-/// use bytes::BytesMut;
-/// use jtoo_frame::jte::{Packet, PacketCodec};
-/// use tokio_util::codec::{Decoder, Encoder};
-/// let mut codec = PacketCodec::new();
-/// let mut buf = BytesMut::new();
-/// codec.encode(Packet::command("term:resetstyle"), &mut buf).unwrap();
-/// assert_eq!(&buf[..], b"00001d 000000 [\"command\":\"term:resetstyle\"] \n");
-/// assert_eq!(codec.decode(&mut buf).unwrap(), Some(Packet::command("term:resetstyle")));
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct PacketCodec {
-    frames: FrameCodec,
-    /// The list stack of the `data` parser, kept between packets.
-    scratch: Vec<jtoo::Item>,
-}
-
-impl PacketCodec {
-    /// Over a default [`FrameCodec`].
-    pub fn new() -> PacketCodec {
-        PacketCodec::default()
-    }
-
-    /// Over the given frame codec.
-    pub fn with_frame_codec(frames: FrameCodec) -> PacketCodec {
-        PacketCodec {
-            frames,
-            scratch: Vec::new(),
-        }
-    }
-}
-
-impl Decoder for PacketCodec {
-    type Item = Packet;
-    type Error = JteError;
-
-    /// Decodes the next frame's JTOO section straight into a [`Packet`], in
-    /// one strict pass over the bytes in `buf` (no separate validation, no
-    /// copy): invalid JTOO is still [`JteError::Jtoo`] and leaves the
-    /// stream unusable, as with [`FrameCodec`].
-    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
-        let scratch = &mut self.scratch;
-        let mut packet = Packet::default();
-        let read = |jtoo: &[u8], _binary: &[u8]| {
-            if jtoo.is_empty() {
-                Err(JteError::NotARecord)
-            } else {
-                Packet::read_jtoo(jtoo, scratch, &mut packet)
-            }
-        };
-        match self.frames.decode_unvalidated(buf, read)? {
-            None => Ok(None),
-            Some(Ok(())) => Ok(Some(packet)),
-            Some(Err(JteError::Jtoo(e))) => Err(self.frames.fail_invalid_jtoo(e).into()),
-            Some(Err(e)) => Err(e),
-        }
-    }
-
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
-        match self.decode(buf)? {
-            Some(p) => Ok(Some(p)),
-            None => Ok(self.frames.check_eof(buf).map(|()| None)?),
-        }
-    }
-}
-
-impl Encoder<Packet> for PacketCodec {
-    type Error = JteError;
-
-    fn encode(&mut self, packet: Packet, dst: &mut BytesMut) -> Result<(), JteError> {
-        let frame: Frame = packet.to_frame()?;
-        Ok(self.frames.encode(frame, dst)?)
-    }
-}

@@ -3,11 +3,11 @@
 //! A server and a client do the greeting handshake, then the client makes
 //! a request/response RPC (`detect`) and a streaming one (`file:tail`, whose
 //! responses carry `cont: Y` until the last), printing every packet as it
-//! goes. Run with `cargo run -p jtoo-frame --example jte_rpc`.
+//! goes. Run with `cargo run -p jte --example rpc_by_hand`.
 
 use futures::{SinkExt, StreamExt};
 use jtoo::Value;
-use jtoo_frame::jte::{ErrorCode, Packet, PacketCodec};
+use jte::{ErrorCode, Packet, PacketCodec};
 use jtoo_frame::{Greeting, client_handshake, server_handshake};
 use tokio::net::{TcpListener, TcpStream};
 
