@@ -30,7 +30,7 @@ impl FrameCodec {
     /// use jtoo_frame::{FrameCodec, FrameError};
     ///
     /// let mut codec = FrameCodec::new();
-    /// let mut buf = BytesMut::from(&b"000004 000000 [1,2] \n000001 000000 [ \n"[..]);
+    /// let mut buf = BytesMut::from(&b"000005 000000 [1,2] \n000001 000000 [ \n"[..]);
     /// let parse = |jtoo: &[u8], _binary: &[u8]| jtoo::from_slice(jtoo);
     /// let first = codec.decode_parsed(&mut buf, parse)?;
     /// assert_eq!(first, Some(jtoo::from_str("[1,2]")?));
