@@ -6,8 +6,8 @@
 //! goes. Run with `cargo run -p jte --example rpc_by_hand`.
 
 use futures::{SinkExt, StreamExt};
-use jtoo::Value;
 use jte::{ErrorCode, Packet, PacketCodec};
+use jtoo::Value;
 use jtoo_frame::{Greeting, client_handshake, server_handshake};
 use tokio::net::{TcpListener, TcpStream};
 

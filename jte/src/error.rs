@@ -168,3 +168,160 @@ impl fmt::Display for ErrorCode<'_> {
     }
 }
 
+/// An error answered by the other side of a call (its `error` field), or
+/// one this side answers: the `EC…: message` convention with the code
+/// split out.
+///
+/// ```
+/// use jte::RpcError;
+/// let e = RpcError::parse("ECTIMEOUT: Request timed out");
+/// assert_eq!(e.code.as_deref(), Some("TIMEOUT"));
+/// assert_eq!(e.message, "Request timed out");
+/// assert_eq!(e.to_string(), "ECTIMEOUT: Request timed out");
+/// let plain = RpcError::parse("disk full");
+/// assert_eq!((plain.code, plain.message.as_str()), (None, "disk full"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RpcError {
+    /// The code without its `EC` prefix (`TIMEOUT`), when the text follows
+    /// the convention.
+    pub code: Option<String>,
+    /// The message (the whole text when there is no code).
+    pub message: String,
+}
+
+impl RpcError {
+    /// The code of a call that ran out of time.
+    pub const TIMEOUT: &'static str = "TIMEOUT";
+    /// The code of a command the peer has no handler for.
+    pub const UNKNOWN: &'static str = "UNKNOWN";
+    /// The code of a command the peer's policy refuses.
+    pub const DENIED: &'static str = "DENIED";
+    /// The code of a call refused because too many are in flight.
+    pub const BUSY: &'static str = "BUSY";
+    /// The code of a request whose data does not fit the handler's type.
+    pub const INVALID: &'static str = "INVALID";
+    /// The code of a stream whose reader fell too far behind.
+    pub const OVERFLOW: &'static str = "OVERFLOW";
+
+    /// An error with a code. A code that is not `[A-Z0-9]+` is left out
+    /// (and kept in the message), so the result always reads back the same.
+    ///
+    /// ```
+    /// use jte::RpcError;
+    /// assert_eq!(RpcError::new("NOTFOUND", "no such file").to_string(), "ECNOTFOUND: no such file");
+    /// assert_eq!(RpcError::new("not a code", "oops").to_string(), "not a code: oops");
+    /// ```
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> RpcError {
+        let code = code.into();
+        let message = message.into();
+        if is_code(&code) {
+            RpcError {
+                code: Some(code),
+                message,
+            }
+        } else {
+            RpcError {
+                code: None,
+                message: format!("{code}: {message}"),
+            }
+        }
+    }
+
+    /// An error without a code. A message that itself reads as `EC…: …`
+    /// keeps that code (the text on the wire is all there is).
+    pub fn message(message: impl Into<String>) -> RpcError {
+        RpcError::parse(&message.into())
+    }
+
+    /// Reads an `error` field.
+    pub fn parse(error: &str) -> RpcError {
+        match ErrorCode::parse(error) {
+            Some(e) => RpcError {
+                code: Some(e.code.to_owned()),
+                message: e.message.to_owned(),
+            },
+            None => RpcError {
+                code: None,
+                message: error.to_owned(),
+            },
+        }
+    }
+
+    /// `true` when the code is `code` (without `EC`).
+    pub fn is(&self, code: &str) -> bool {
+        self.code.as_deref() == Some(code)
+    }
+}
+
+impl fmt::Display for RpcError {
+    /// The text of the `error` field: `EC<code>: <message>`, or the message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.code {
+            Some(code) => ErrorCode {
+                code,
+                message: &self.message,
+            }
+            .fmt(f),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for RpcError {}
+
+/// Why a call failed: the other side answered an error (or the call timed
+/// out), the connection is gone, or the data did not fit the types.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Error {
+    /// An error answered by the other side, or this side's `ECTIMEOUT` /
+    /// `ECOVERFLOW` for a call it gave up on.
+    Rpc(RpcError),
+    /// The connection is closed or failed; the text says why. Every call
+    /// pending at that moment ends with this error.
+    Closed(std::sync::Arc<str>),
+    /// The request could not be encoded, or a response's data does not fit
+    /// the type asked for.
+    Data(std::sync::Arc<str>),
+}
+
+impl Error {
+    /// The remote error code (`TIMEOUT`, `UNKNOWN`, …), if this is one.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Error::Rpc(e) => e.code.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// `true` for a transport failure (as opposed to an answer).
+    pub fn is_closed(&self) -> bool {
+        matches!(self, Error::Closed(_))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Rpc(e) => write!(f, "remote error: {e}"),
+            Error::Closed(why) => write!(f, "JTE connection closed: {why}"),
+            Error::Data(why) => write!(f, "JTE data: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Rpc(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<RpcError> for Error {
+    fn from(e: RpcError) -> Error {
+        Error::Rpc(e)
+    }
+}

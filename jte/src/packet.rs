@@ -1,8 +1,8 @@
 //! [`Packet`]: one JTE packet, in JSON or JTOO.
 
 use crate::JteError;
-use jtoo_frame::Frame;
 use jtoo::{Item, Pair, Value};
+use jtoo_frame::Frame;
 use serde_json::{Map, Value as Json};
 
 /// A JSON Terminal Escapes packet.
