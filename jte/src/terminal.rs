@@ -45,9 +45,15 @@ pub struct Output {
     tx: mpsc::Sender<Write>,
 }
 
-/// What the one writer of the stream writes: bytes, packets already
-/// wrapped in their OSC sequence.
-type Write = Bytes;
+/// What the one writer of the stream is asked to do.
+#[derive(Debug)]
+enum Write {
+    /// Write bytes: ordinary output, or a packet already wrapped in its OSC
+    /// sequence.
+    Bytes(Bytes),
+    /// Flush, then say so.
+    Flush(tokio::sync::oneshot::Sender<()>),
+}
 
 impl Output {
     /// Writes `bytes` after everything written before (bytes and packets).
@@ -55,7 +61,21 @@ impl Output {
     /// # Errors
     /// The stream is closed.
     pub async fn write(&self, bytes: impl Into<Bytes>) -> Result<(), JteError> {
-        self.tx.send(bytes.into()).await.map_err(|_| closed())
+        self.tx
+            .send(Write::Bytes(bytes.into()))
+            .await
+            .map_err(|_| closed())
+    }
+
+    /// Waits until everything written before (bytes and packets) is
+    /// written and flushed.
+    ///
+    /// # Errors
+    /// The stream is closed.
+    pub async fn flush(&self) -> Result<(), JteError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.tx.send(Write::Flush(tx)).await.map_err(|_| closed())?;
+        rx.await.map_err(|_| closed())
     }
 }
 
@@ -128,6 +148,12 @@ where
                             let _ = passthrough.flush().await;
                             return None;
                         }
+                        // A pty's master reads EIO once the program side
+                        // has closed: that is its end of stream.
+                        Some(Err(e)) if is_pty_end(&e) => {
+                            let _ = passthrough.flush().await;
+                            return None;
+                        }
                         Some(Err(e)) => return Some((Err(e.into()), (events, passthrough))),
                         Some(Ok(event)) => event,
                     };
@@ -175,6 +201,13 @@ where
     (transport, output)
 }
 
+/// `EIO`, what reading a pseudo-terminal's master side gives once the
+/// other side is closed (Linux and the BSDs).
+fn is_pty_end(e: &std::io::Error) -> bool {
+    const EIO: i32 = 5;
+    cfg!(unix) && e.raw_os_error() == Some(EIO)
+}
+
 /// The sink of packets: each is encoded and wrapped here (so a packet over
 /// the limit is refused alone, the sink staying usable), then queued for
 /// the writer with the ordinary bytes.
@@ -209,7 +242,9 @@ impl futures::Sink<(Packet, Encoding)> for OscSink {
             });
         }
         let seq = osc::wrap(self.osc, &payload, true);
-        self.tx.send_item(Bytes::from(seq)).map_err(|_| closed())
+        self.tx
+            .send_item(Write::Bytes(Bytes::from(seq)))
+            .map_err(|_| closed())
     }
 
     fn poll_flush(
@@ -234,14 +269,23 @@ async fn write_all<W: AsyncWrite + Send>(mut rx: mpsc::Receiver<Write>, writer: 
     let mut writer = std::pin::pin!(writer);
     while let Some(first) = rx.recv().await {
         let mut next = Some(first);
-        while let Some(bytes) = next.take() {
-            if writer.write_all(&bytes).await.is_err() {
-                return;
+        let mut flushed = Vec::new();
+        while let Some(write) = next.take() {
+            match write {
+                Write::Bytes(bytes) => {
+                    if writer.write_all(&bytes).await.is_err() {
+                        return;
+                    }
+                }
+                Write::Flush(done) => flushed.push(done),
             }
             next = rx.try_recv().ok();
         }
         if writer.flush().await.is_err() {
             return;
+        }
+        for done in flushed {
+            let _ = done.send(());
         }
     }
     let _ = writer.shutdown().await;
