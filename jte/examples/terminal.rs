@@ -12,6 +12,7 @@
 //!
 //! Unix only (it needs a pty).
 
+/// Both sides of the demo (the pty test runs them too).
 #[cfg(unix)]
 pub mod demo {
     use jte::osc::Encoding;
@@ -23,6 +24,7 @@ pub mod demo {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use tokio::sync::Notify;
 
+    /// Any error, for the demo.
     pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
     /// A "file" the program prints: text with a packet hidden in it, as

@@ -324,6 +324,7 @@ impl Builder {
             encoding: self.encoding.unwrap_or(parts.encoding),
             calls: Mutex::new(HashMap::new()),
             call_permits: Arc::new(Semaphore::new(self.max_calls)),
+            reason: Mutex::new(None),
             max_buffered: self.max_buffered,
             default_timeout: self.default_timeout,
             closed,
@@ -403,6 +404,9 @@ struct Inner {
     call_permits: Arc<Semaphore>,
     max_buffered: usize,
     default_timeout: Option<Duration>,
+    /// Why the connection ended or is ending: set when the other side
+    /// stops sending (its calls can no longer be answered) or at close.
+    reason: Mutex<Option<Arc<str>>>,
     /// `Some(why)` once the connection is closed.
     closed: watch::Sender<Option<Arc<str>>>,
     stats: Counters,
@@ -415,21 +419,33 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Inner {
+    /// Ends every pending call (no response can come any more) and keeps
+    /// the first reason given.
+    fn end_calls(&self, why: &str) -> Arc<str> {
+        let why = Arc::clone(lock(&self.reason).get_or_insert_with(|| Arc::from(why)));
+        // Dropping the senders ends every pending call with `Closed`.
+        lock(&self.calls).clear();
+        why
+    }
+
     fn close(&self, why: &str) {
+        let why = self.end_calls(why);
         self.closed.send_if_modified(|c| {
             if c.is_some() {
                 return false;
             }
-            *c = Some(Arc::from(why));
+            *c = Some(why);
             true
         });
-        // Dropping the senders ends every pending call with `Closed`.
-        lock(&self.calls).clear();
     }
 
     fn closed_error(&self) -> Error {
-        let why = self.closed.borrow().clone();
+        let why = lock(&self.reason).clone();
         Error::Closed(why.unwrap_or_else(|| Arc::from("the connection is closed")))
+    }
+
+    fn is_ending(&self) -> bool {
+        lock(&self.reason).is_some()
     }
 
     async fn send(&self, packet: Packet, encoding: Encoding) -> Result<(), Error> {
@@ -637,6 +653,9 @@ impl Peer {
         timeout: Option<Duration>,
     ) -> Result<RawResponses, Error> {
         let inner = &self.inner;
+        if inner.is_ending() {
+            return Err(inner.closed_error());
+        }
         let mut closed = inner.closed.subscribe();
         let permit = tokio::select! {
             p = Arc::clone(&inner.call_permits).acquire_owned() => p.map_err(|_| inner.closed_error())?,
@@ -645,13 +664,21 @@ impl Peer {
         let rpcid = uuid::Uuid::new_v4().to_string();
         let (tx, rx) = mpsc::channel(inner.max_buffered);
         let overflow = Arc::new(AtomicBool::new(false));
-        lock(&inner.calls).insert(
-            rpcid.clone(),
-            Pending {
-                tx,
-                overflow: Arc::clone(&overflow),
-            },
-        );
+        {
+            let mut calls = lock(&inner.calls);
+            // Checked under the lock that `end_calls` clears: a call is
+            // either ended by it or refused here.
+            if inner.is_ending() {
+                return Err(inner.closed_error());
+            }
+            calls.insert(
+                rpcid.clone(),
+                Pending {
+                    tx,
+                    overflow: Arc::clone(&overflow),
+                },
+            );
+        }
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         let guard = CallGuard {
             inner: Arc::clone(inner),
@@ -894,16 +921,31 @@ async fn read_loop(mut d: Dispatch, mut inbound: InboundStream) {
         tokio::select! {
             item = inbound.next() => match item {
                 None => break "the other side closed the connection".to_owned(),
-                Some(Err(e)) => break format!("closed after a transport error: {e}"),
+                Some(Err(e)) => {
+                    d.inner.close(&format!("closed after a transport error: {e}"));
+                    break String::new();
+                }
                 Some(Ok(Inbound::Invalid(_))) => bump(&d.inner.stats.invalid_packets),
                 Some(Ok(Inbound::Packet(p, encoding))) => d.packet(p, encoding).await,
             },
             Some(_) = d.tasks.join_next(), if !d.tasks.is_empty() => {}
-            _ = wait_closed(&mut closed) => break String::new(),
+            () = wait_closed(&mut closed) => break String::new(),
         }
     };
-    d.inner.close(&why);
-    // Dropping the join set aborts the running handlers.
+    if !why.is_empty() {
+        // The other side stopped sending but may still read: our calls
+        // cannot be answered any more, the handlers running finish (within
+        // their timeouts) and their answers are sent, then we close.
+        d.inner.end_calls(&why);
+        loop {
+            tokio::select! {
+                next = d.tasks.join_next() => if next.is_none() { break },
+                () = wait_closed(&mut closed) => break,
+            }
+        }
+        d.inner.close(&why);
+    }
+    // Dropping the join set aborts the handlers still running.
     d.tasks.shutdown().await;
 }
 
@@ -1140,32 +1182,58 @@ async fn write_loop(
     loop {
         let item = tokio::select! {
             item = rx.recv() => item,
-            _ = wait_closed(&mut closed) => None,
+            () = wait_closed(&mut closed) => None,
         };
         let Some((packet, encoding)) = item else {
             break;
         };
-        // Flush only when nothing else is queued: one write per burst.
-        let sent = if rx.is_empty() {
-            sink.send((packet.clone(), encoding)).await
-        } else {
-            sink.feed((packet.clone(), encoding)).await
-        };
-        match sent {
-            Ok(()) => {}
-            Err(e @ JteError::Frame(jtoo_frame::FrameError::Io(_))) => {
-                inner.close(&format!("closed after a write error: {e}"));
-                break;
-            }
-            Err(e) => refused(&inner, packet, encoding, &e).await,
+        if !write_one(&inner, &mut sink, packet, encoding, rx.is_empty()).await {
+            return;
         }
     }
-    let _ = tokio::time::timeout(Duration::from_secs(1), sink.close()).await;
+    // What was queued before the close still goes out, within a second.
+    let drain = async {
+        while let Ok((packet, encoding)) = rx.try_recv() {
+            if !write_one(&inner, &mut sink, packet, encoding, rx.is_empty()).await {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+}
+
+/// Writes one packet, flushing when `flush`; `false` once the transport
+/// failed (the connection is then closed).
+async fn write_one(
+    inner: &Inner,
+    sink: &mut OutboundSink,
+    packet: Packet,
+    encoding: Encoding,
+    flush: bool,
+) -> bool {
+    // Flush only when nothing else is queued: one write per burst.
+    let sent = if flush {
+        sink.send((packet.clone(), encoding)).await
+    } else {
+        sink.feed((packet.clone(), encoding)).await
+    };
+    match sent {
+        Ok(()) => true,
+        Err(e @ JteError::Frame(jtoo_frame::FrameError::Io(_))) => {
+            inner.close(&format!("closed after a write error: {e}"));
+            false
+        }
+        Err(e) => {
+            refused(inner, packet, encoding, &e);
+            true
+        }
+    }
 }
 
 /// A packet the transport refused: its call fails with `ECTOOLARGE` (or
 /// the encoding error), here or on the other side.
-async fn refused(inner: &Inner, packet: Packet, encoding: Encoding, e: &JteError) {
+fn refused(inner: &Inner, packet: Packet, encoding: Encoding, e: &JteError) {
     let error = RpcError::new("TOOLARGE", format!("packet refused: {e}")).to_string();
     if let Some(rpcid) = packet.rpcid {
         // Our request: fail the call here.

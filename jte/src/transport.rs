@@ -169,28 +169,6 @@ impl Transport {
         })
     }
 
-    /// JTE over JTOO frames on separate read and write halves, after the
-    /// handshake (a child process's stdout and stdin, say): see
-    /// [`Transport::connect_split`] and [`Transport::accept_split`].
-    fn frames_split<R, W>(reader: FramedRead<R, FrameCodec>, writer: W) -> Transport
-    where
-        R: AsyncRead + Send + Unpin + 'static,
-        W: AsyncWrite + Send + 'static,
-    {
-        Transport::new(move |limits| {
-            let codec = FrameCodec::builder()
-                .max_jtoo_len(limits.max_packet_len)
-                .max_binary_len(0)
-                .new_codec();
-            let inbound = reader
-                .map_decoder(|_| PacketCodec::with_frame_codec(codec.clone()))
-                .map_ok(|p| Inbound::Packet(p, Encoding::Jtoo));
-            let outbound = FramedWrite::new(writer, PacketCodec::with_frame_codec(codec))
-                .with(|(p, _): (Packet, Encoding)| futures::future::ready(Ok::<_, JteError>(p)));
-            parts(Box::pin(inbound), Box::pin(outbound), Encoding::Jtoo)
-        })
-    }
-
     /// The client side over JTOO frames on separate halves: writes the
     /// greeting to `writer` (a child's stdin), then reads packets from
     /// `reader` (its stdout).
@@ -202,14 +180,7 @@ impl Transport {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let framed = Handshake::new()
-            .client(Duplex { reader, writer }, &Greeting::new(PROTOCOL))
-            .await?;
-        let parts = framed.into_parts();
-        let Duplex { reader, writer } = parts.io;
-        let mut read = FramedRead::new(reader, FrameCodec::new());
-        read.read_buffer_mut().extend_from_slice(&parts.read_buf);
-        Ok(Transport::frames_split(read, writer))
+        Transport::connect(Duplex { reader, writer }).await
     }
 
     /// The server side over JTOO frames on separate halves: reads the
@@ -226,14 +197,7 @@ impl Transport {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let (framed, greeting) = Handshake::new()
-            .server(Duplex { reader, writer }, &[PROTOCOL])
-            .await?;
-        let parts = framed.into_parts();
-        let Duplex { reader, writer } = parts.io;
-        let mut read = FramedRead::new(reader, FrameCodec::new());
-        read.read_buffer_mut().extend_from_slice(&parts.read_buf);
-        Ok((Transport::frames_split(read, writer), greeting))
+        Transport::accept(Duplex { reader, writer }).await
     }
 }
 

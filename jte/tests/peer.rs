@@ -596,3 +596,139 @@ async fn rpcids_are_uuid_v4() {
         assert_eq!(u.get_version_num(), 4);
     }
 }
+
+#[tokio::test]
+async fn a_client_that_stops_sending_still_gets_every_answer() {
+    let (x, y) = tokio::io::duplex(1 << 16);
+    let peer = handlers(Peer::builder()).start(Transport::json_lines(x));
+    let (read, mut write) = tokio::io::split(y);
+    for i in 0..20 {
+        let line = format!(
+            "{{\"command\":\"sleep\",\"rpcid\":\"r{i}\",\"data\":{}}}\n",
+            20 - i
+        );
+        write.write_all(line.as_bytes()).await.unwrap();
+    }
+    write.shutdown().await.unwrap();
+    let mut answers = tokio_util::codec::FramedRead::new(read, jte::JsonLinesCodec::new(1 << 20));
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(p) = answers.next().await {
+        let p = p.unwrap();
+        assert_eq!(p.error, None);
+        assert!(seen.insert(p.resid.unwrap()));
+    }
+    assert_eq!(seen.len(), 20);
+    assert_eq!(
+        &*peer.closed().await,
+        "the other side closed the connection"
+    );
+}
+
+// ---- terminal escapes over in-memory pipes ----
+
+/// A terminal side on pipes: (peer, what the program writes, what the
+/// program reads, the screen).
+fn terminal_side(
+    b: Builder,
+) -> (
+    Peer,
+    DuplexStream,
+    DuplexStream,
+    tokio::task::JoinHandle<Vec<u8>>,
+) {
+    let (program_out, term_in) = tokio::io::duplex(1 << 16);
+    let (term_out, program_in) = tokio::io::duplex(1 << 16);
+    let (screen_w, mut screen_r) = tokio::io::duplex(1 << 16);
+    let screen = tokio::spawn(async move {
+        let mut all = Vec::new();
+        screen_r.read_to_end(&mut all).await.unwrap();
+        all
+    });
+    let (transport, _keys) = jte::terminal::terminal(term_in, term_out, screen_w);
+    (b.start(transport), program_out, program_in, screen)
+}
+
+#[tokio::test]
+async fn terminal_answers_in_the_encoding_of_the_request() {
+    let b = handlers(Peer::builder()).policy(Policy::allow_all());
+    let (peer, mut program_out, mut program_in, screen) = terminal_side(b);
+    program_out
+        .write_all(
+            b"text \x1b]23198;0;{\"command\":\"math:add\",\"rpcid\":\"j\",\"data\":[1,2]}\x07more ",
+        )
+        .await
+        .unwrap();
+    let mut buf = vec![0u8; 256];
+    let n = program_in.read(&mut buf).await.unwrap();
+    assert_eq!(&buf[..n], b"\x1b]23199;22;{\"resid\":\"j\",\"data\":3}\x07");
+    program_out
+        .write_all(b"\x1b]23198;0;[\"command\":\"math:add\",\"rpcid\":\"t\",\"data\":[1,2]]\x07end")
+        .await
+        .unwrap();
+    let n = program_in.read(&mut buf).await.unwrap();
+    assert_eq!(&buf[..n], b"\x1b]23199;22;[\"resid\":\"t\",\"data\":3]\x07");
+    drop(program_out);
+    assert_eq!(
+        &*peer.closed().await,
+        "the other side closed the connection"
+    );
+    drop(peer);
+    assert_eq!(screen.await.unwrap(), b"text more end");
+}
+
+#[tokio::test]
+async fn terminal_side_runs_nothing_but_detect_by_default() {
+    let ran = Arc::new(AtomicUsize::new(0));
+    let r = Arc::clone(&ran);
+    let b = Peer::builder().handle("term:exec", move |_: String| {
+        r.fetch_add(1, Ordering::SeqCst);
+        async { Ok::<_, RpcError>(()) }
+    });
+    let (peer, mut program_out, mut program_in, _screen) = terminal_side(b);
+    program_out
+        .write_all(b"\x1b]23198;0;{\"command\":\"term:exec\",\"rpcid\":\"x\",\"data\":\"sh\"}\x07")
+        .await
+        .unwrap();
+    let mut buf = vec![0u8; 256];
+    let n = program_in.read(&mut buf).await.unwrap();
+    let answer = String::from_utf8_lossy(&buf[..n]).into_owned();
+    assert!(
+        answer.contains("ECDENIED: term:exec is not allowed"),
+        "{answer}"
+    );
+    program_out
+        .write_all(b"\x1b]23198;0;{\"command\":\"detect\",\"rpcid\":\"d\"}\x07")
+        .await
+        .unwrap();
+    let n = program_in.read(&mut buf).await.unwrap();
+    let answer = String::from_utf8_lossy(&buf[..n]).into_owned();
+    // The table lists only what the policy allows.
+    assert_eq!(
+        answer,
+        "\x1b]23199;65;{\"resid\":\"d\",\"data\":{\"capabilities\":{\"\":{\"include\":[\"detect\"]}}}}\x07"
+    );
+    assert_eq!(ran.load(Ordering::SeqCst), 0);
+    assert_eq!(peer.stats().denied, 1);
+}
+
+#[tokio::test]
+async fn terminal_skips_unreadable_sequences_and_goes_on() {
+    let b = handlers(Peer::builder()).policy(Policy::allow_all());
+    let (peer, mut program_out, mut program_in, screen) = terminal_side(b);
+    program_out
+        .write_all(b"a\x1b]23198;0;{\"command\":1}\x07b\x1b]23198;0;[broken\x07c")
+        .await
+        .unwrap();
+    program_out
+        .write_all(b"\x1b]23198;0;{\"command\":\"math:add\",\"rpcid\":\"k\",\"data\":[2,2]}\x07")
+        .await
+        .unwrap();
+    let mut buf = vec![0u8; 256];
+    let n = program_in.read(&mut buf).await.unwrap();
+    assert_eq!(&buf[..n], b"\x1b]23199;22;{\"resid\":\"k\",\"data\":4}\x07");
+    assert_eq!(peer.stats().invalid_packets, 2);
+    drop(program_out);
+    peer.closed().await;
+    drop(peer);
+    assert_eq!(screen.await.unwrap(), b"abc");
+}

@@ -3,37 +3,32 @@
 //! example, started as the program): every ordinary byte reaches the
 //! screen in order, no JTE sequence does, and the terminal's policy
 //! refuses the command hidden in a printed file (issue 22, item 12).
-#![cfg(unix)]
+//!
+//! The program is this test binary again, started with the argument
+//! `program` (a test without libtest's harness, so nothing else writes to
+//! the pty).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[cfg(unix)]
 #[allow(dead_code)]
 #[path = "../examples/terminal.rs"]
 mod example;
 
-use example::demo;
-use jte::{Peer, terminal};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
-use tokio::io::AsyncReadExt;
-use tokio::sync::Notify;
+#[cfg(unix)]
+use {
+    example::demo,
+    jte::{Peer, terminal},
+    std::sync::Arc,
+    std::sync::atomic::{AtomicUsize, Ordering},
+    std::time::Duration,
+    tokio::io::AsyncReadExt,
+    tokio::sync::Notify,
+};
 
-/// The example binary, built by `cargo test` beside this test's binary.
-fn example_exe() -> std::path::PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
-    let path = dir.join("examples").join("terminal");
-    assert!(
-        path.exists(),
-        "{} is missing: `cargo test -p jte` builds it",
-        path.display()
-    );
-    path
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg(unix)]
 async fn program_and_terminal_over_a_pty() {
-    let (reader, writer, mut child) = demo::spawn_program(&example_exe()).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let (reader, writer, mut child) = demo::spawn_program(&exe).unwrap();
     let (screen_in, mut screen_out) = tokio::io::duplex(1 << 16);
     let screen = tokio::spawn(async move {
         let mut all = Vec::new();
@@ -69,3 +64,26 @@ async fn program_and_terminal_over_a_pty() {
     assert_eq!(exec_runs.load(Ordering::SeqCst), 0);
     assert_eq!(peer_denied, 3);
 }
+
+#[cfg(unix)]
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    if std::env::args().nth(1).as_deref() == Some("program") {
+        runtime.block_on(demo::program()).unwrap();
+        std::process::exit(0);
+    }
+    // `cargo test` passes libtest's flags; a filter naming another test
+    // skips this one.
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    if filter.is_none_or(|f| "program_and_terminal_over_a_pty".contains(&f)) {
+        runtime.block_on(program_and_terminal_over_a_pty());
+        println!("test program_and_terminal_over_a_pty ... ok");
+    }
+}
+
+#[cfg(not(unix))]
+fn main() {}
