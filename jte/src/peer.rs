@@ -328,6 +328,7 @@ impl Builder {
             max_buffered: self.max_buffered,
             default_timeout: self.default_timeout,
             closed,
+            written: watch::channel(false).0,
             stats: Counters::default(),
         });
         let dispatch = Dispatch {
@@ -409,6 +410,9 @@ struct Inner {
     reason: Mutex<Option<Arc<str>>>,
     /// `Some(why)` once the connection is closed.
     closed: watch::Sender<Option<Arc<str>>>,
+    /// `true` once the writer has written (or given up on) what was queued
+    /// before the close.
+    written: watch::Sender<bool>,
     stats: Counters,
 }
 
@@ -630,17 +634,13 @@ impl Peer {
         self.inner.closed.borrow().clone()
     }
 
-    /// Waits until the connection is closed and says why.
+    /// Waits until the connection is closed, and what was queued before
+    /// is written (or the writing gave up), and says why it closed.
     pub async fn closed(&self) -> Arc<str> {
-        let mut rx = self.inner.closed.subscribe();
-        loop {
-            if let Some(why) = rx.borrow_and_update().clone() {
-                return why;
-            }
-            if rx.changed().await.is_err() {
-                return Arc::from("the connection is closed");
-            }
-        }
+        let mut written = self.inner.written.subscribe();
+        let _ = written.wait_for(|w| *w).await.map(|_| ());
+        self.closed_reason()
+            .unwrap_or_else(|| Arc::from("the connection is closed"))
     }
 
     /// Sends a request (and its continuation packets) and registers the
@@ -1188,6 +1188,7 @@ async fn write_loop(
             break;
         };
         if !write_one(&inner, &mut sink, packet, encoding, rx.is_empty()).await {
+            inner.written.send_replace(true);
             return;
         }
     }
@@ -1201,6 +1202,7 @@ async fn write_loop(
         let _ = sink.close().await;
     };
     let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+    inner.written.send_replace(true);
 }
 
 /// Writes one packet, flushing when `flush`; `false` once the transport

@@ -34,6 +34,9 @@ enum Command {
     /// JTOO frames: decode, encode, serve, connect.
     #[command(subcommand)]
     Frame(cmd::frame::FrameCommand),
+    /// JTE RPC (JSON Terminal Escapes over JTOO frames or JSON lines): call, serve.
+    #[command(subcommand)]
+    Jte(cmd::jte::JteCommand),
     /// Show a worked example on built-in data: HTOO in, canonical JTOO, pretty HTOO and JSON out.
     Demo(cmd::demo::Args),
 }
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::ToJson(a) => cmd::to_json::run(a),
         Command::FromJson(a) => cmd::from_json::run(a),
         Command::Frame(c) => cmd::frame::run(c),
+        Command::Jte(c) => cmd::jte::run(c),
         Command::Demo(a) => cmd::demo::run(a),
     };
     ExitCode::from(code)

@@ -1,0 +1,346 @@
+//! `jtoo jte`: JTE RPC for scripting and debugging: `call` makes one call
+//! and prints the answer, `serve` answers a few built-in commands.
+//!
+//! Addresses: `HOST:PORT` (TCP) or `unix:PATH` (a Unix socket). Packets go
+//! in JTOO frames after the `jte/1` greeting, or as JSON lines with
+//! `--json-lines`.
+
+use clap::Subcommand;
+use futures::StreamExt;
+use jte::{Peer, RpcError, Transport};
+use jtoo::Value;
+use std::time::Duration;
+
+/// JTE subcommands.
+#[derive(Subcommand)]
+pub enum JteCommand {
+    /// Call COMMAND on the JTE peer at ADDR with DATA (HTOO or JTOO text;
+    /// none when absent) and print each response's data as canonical JTOO,
+    /// one line each (JSON with `--json`). A remote error goes to stderr
+    /// as `jtoo: remote error: EC…: …` with exit 1; a connection error
+    /// exits 2.
+    Call {
+        /// `HOST:PORT`, or `unix:PATH`.
+        addr: String,
+        /// The command, e.g. `term:setstyle`.
+        command: String,
+        /// The request data, e.g. `["color":31]`.
+        data: Option<String>,
+        /// Read a stream of responses (`cont`), printing each as it comes.
+        #[arg(long)]
+        stream: bool,
+        /// Seconds to wait for the answer (sent as `timeout`); 0 waits
+        /// forever.
+        #[arg(long, default_value_t = 30.0)]
+        timeout: f64,
+        /// Speak JSON lines instead of JTOO frames.
+        #[arg(long)]
+        json_lines: bool,
+        /// Print the data as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer JTE calls on ADDR (or on stdin/stdout with `--stdio`), logging
+    /// each connection to stderr. Commands: `echo` (answers its data),
+    /// `echo:stream` (answers each item of a list, as a stream), `sleep`
+    /// (waits DATA milliseconds, answers them), `fail` (answers its data,
+    /// a string, as the error: `"ECNOPE: message"`), and `detect`.
+    Serve {
+        /// `HOST:PORT` or `unix:PATH` to listen on.
+        #[arg(long, required_unless_present = "stdio")]
+        listen: Option<String>,
+        /// Serve one connection on stdin and stdout instead.
+        #[arg(long, conflicts_with = "listen")]
+        stdio: bool,
+        /// Speak JSON lines instead of JTOO frames.
+        #[arg(long)]
+        json_lines: bool,
+        /// Connections served at once; more wait to be accepted.
+        #[arg(long, default_value_t = 256)]
+        max_connections: usize,
+    },
+}
+
+/// Runs the command.
+pub fn run(cmd: JteCommand) -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("jtoo: cannot start the async runtime: {e}");
+            return 2;
+        }
+    };
+    let code = match cmd {
+        JteCommand::Call {
+            addr,
+            command,
+            data,
+            stream,
+            timeout,
+            json_lines,
+            json,
+        } => runtime.block_on(call(Call {
+            addr,
+            command,
+            data,
+            stream,
+            timeout,
+            json_lines,
+            json,
+        })),
+        JteCommand::Serve {
+            listen,
+            stdio,
+            json_lines,
+            max_connections,
+        } => runtime.block_on(serve(listen, stdio, json_lines, max_connections)),
+    };
+    // stdin may be held by a blocking read: do not wait for it.
+    runtime.shutdown_background();
+    code
+}
+
+struct Call {
+    addr: String,
+    command: String,
+    data: Option<String>,
+    stream: bool,
+    timeout: f64,
+    json_lines: bool,
+    json: bool,
+}
+
+/// A connected transport, or the message and exit code.
+async fn connect(addr: &str, json_lines: bool) -> Result<Transport, String> {
+    #[cfg(unix)]
+    if let Some(path) = addr.strip_prefix("unix:") {
+        let socket = tokio::net::UnixStream::connect(path)
+            .await
+            .map_err(|e| format!("jtoo: cannot connect to {addr}: {e}"))?;
+        return if json_lines {
+            Ok(Transport::json_lines(socket))
+        } else {
+            Transport::connect(socket)
+                .await
+                .map_err(|e| format!("jtoo: handshake with {addr} failed: {e}"))
+        };
+    }
+    let socket = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("jtoo: cannot connect to {addr}: {e}"))?;
+    if json_lines {
+        Ok(Transport::json_lines(socket))
+    } else {
+        Transport::connect(socket)
+            .await
+            .map_err(|e| format!("jtoo: handshake with {addr} failed: {e}"))
+    }
+}
+
+fn print(value: &Value, json: bool) -> Result<(), u8> {
+    let mut line = if json {
+        jtoo::json::to_json_string(value)
+    } else {
+        value.to_string()
+    };
+    line.push('\n');
+    crate::io::write_stdout(line.as_bytes())
+}
+
+/// The exit code of a failed call, with its message on stderr.
+fn failed(e: &jte::Error) -> u8 {
+    match e {
+        jte::Error::Rpc(e) => {
+            eprintln!("jtoo: remote error: {e}");
+            1
+        }
+        e => {
+            eprintln!("jtoo: {e}");
+            2
+        }
+    }
+}
+
+async fn call(c: Call) -> u8 {
+    let data: Option<Value> = match c.data.as_deref().map(htoo::from_str) {
+        None => None,
+        Some(Ok(v)) => Some(v),
+        Some(Err(e)) => {
+            eprintln!("jtoo: DATA: {e}");
+            return 2;
+        }
+    };
+    if !(c.timeout.is_finite() && c.timeout >= 0.0) {
+        eprintln!("jtoo: --timeout must be a number of seconds, 0 or more");
+        return 2;
+    }
+    let timeout = (c.timeout > 0.0).then(|| Duration::from_secs_f64(c.timeout));
+    let transport = match connect(&c.addr, c.json_lines).await {
+        Ok(t) => t,
+        Err(message) => {
+            eprintln!("{message}");
+            return 2;
+        }
+    };
+    let peer = Peer::builder()
+        .default_timeout(timeout)
+        .start(transport)
+        .with_timeout(timeout);
+    if !c.stream {
+        return match peer.call::<_, Option<Value>>(&c.command, &data).await {
+            Ok(Some(v)) => print(&v, c.json).err().unwrap_or(0),
+            Ok(None) => 0,
+            Err(e) => failed(&e),
+        };
+    }
+    let mut responses = match peer.call_stream::<_, Value>(&c.command, &data).await {
+        Ok(r) => r,
+        Err(e) => return failed(&e),
+    };
+    while let Some(item) = responses.next().await {
+        match item {
+            Ok(v) => {
+                if let Err(code) = print(&v, c.json) {
+                    return code;
+                }
+            }
+            Err(e) => return failed(&e),
+        }
+    }
+    0
+}
+
+/// The peer `serve` runs on each connection.
+fn server() -> jte::Builder {
+    Peer::builder()
+        .handle("echo", |data: Option<Value>| async move {
+            Ok::<_, RpcError>(data)
+        })
+        .handle_stream("echo:stream", |data: Option<Value>| {
+            let items: Vec<Result<Value, RpcError>> = match data {
+                Some(Value::List(items)) => items
+                    .into_iter()
+                    .map(|item| match item {
+                        jtoo::Item::Value(v) => Ok(v),
+                        jtoo::Item::Pair(p) => Ok(Value::List(vec![jtoo::Item::Pair(p)])),
+                    })
+                    .collect(),
+                _ => vec![Err(RpcError::new(
+                    RpcError::INVALID,
+                    "echo:stream takes a list",
+                ))],
+            };
+            futures::stream::iter(items)
+        })
+        .handle("sleep", |ms: u64| async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok::<_, RpcError>(ms)
+        })
+        .handle("fail", |error: String| async move {
+            Err::<(), _>(RpcError::message(error))
+        })
+}
+
+async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, max: usize) -> u8 {
+    if stdio {
+        let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
+        let transport = if json_lines {
+            Transport::json_lines_split(stdin, stdout)
+        } else {
+            match Transport::accept_split(stdin, stdout).await {
+                Ok((t, _)) => t,
+                Err(e) => {
+                    eprintln!("jtoo: handshake failed: {e}");
+                    return 1;
+                }
+            }
+        };
+        let why = server().start(transport).closed().await;
+        eprintln!("stdio: {why}");
+        return 0;
+    }
+    let Some(listen) = listen else {
+        eprintln!("jtoo: give --listen ADDR or --stdio");
+        return 2;
+    };
+    let limit = std::sync::Arc::new(tokio::sync::Semaphore::new(max.max(1)));
+    #[cfg(unix)]
+    if let Some(path) = listen.strip_prefix("unix:") {
+        let listener = match tokio::net::UnixListener::bind(path) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("jtoo: cannot listen on {listen}: {e}");
+                return 2;
+            }
+        };
+        eprintln!("listening on {listen}");
+        loop {
+            let Ok(permit) = limit.clone().acquire_owned().await else {
+                return 2;
+            };
+            match listener.accept().await {
+                Ok((socket, _)) => {
+                    tokio::spawn(connection(socket, listen.clone(), json_lines, permit));
+                }
+                Err(e) => accept_failed(&e).await,
+            }
+        }
+    }
+    let listener = match tokio::net::TcpListener::bind(&listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("jtoo: cannot listen on {listen}: {e}");
+            return 2;
+        }
+    };
+    match listener.local_addr() {
+        Ok(addr) => eprintln!("listening on {addr}"),
+        Err(_) => eprintln!("listening on {listen}"),
+    }
+    loop {
+        let Ok(permit) = limit.clone().acquire_owned().await else {
+            return 2;
+        };
+        match listener.accept().await {
+            Ok((socket, from)) => {
+                tokio::spawn(connection(socket, from.to_string(), json_lines, permit));
+            }
+            Err(e) => accept_failed(&e).await,
+        }
+    }
+}
+
+/// An accept error (out of descriptors, say): log it and back off, so the
+/// loop neither spins nor floods the log.
+async fn accept_failed(e: &std::io::Error) {
+    eprintln!("accept failed: {e}; retrying in 100 ms");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+}
+
+async fn connection<T>(
+    socket: T,
+    from: String,
+    json_lines: bool,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+) where
+    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let transport = if json_lines {
+        Transport::json_lines(socket)
+    } else {
+        match Transport::accept(socket).await {
+            Ok((t, _)) => t,
+            Err(e) => {
+                eprintln!("{from}: handshake failed: {e}");
+                return;
+            }
+        }
+    };
+    eprintln!("{from}: connected");
+    let peer = server().start(transport);
+    let why = peer.closed().await;
+    eprintln!("{from}: {why} ({:?})", peer.stats());
+}
