@@ -38,6 +38,8 @@ pub const DEFAULT_MAX_HANDLERS: usize = 1024;
 /// The default number of packets buffered for one call or one streaming
 /// request that is not read.
 pub const DEFAULT_MAX_BUFFERED: usize = 256;
+/// The default longest wait for room in a full stream buffer.
+pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(5);
 /// How many outgoing packets wait for the writer before senders wait.
 const OUT_QUEUE: usize = 256;
 
@@ -84,6 +86,7 @@ pub struct Builder {
     max_calls: usize,
     max_handlers: usize,
     max_buffered: usize,
+    stall: Duration,
     default_timeout: Option<Duration>,
     handlers: HashMap<String, Handler>,
     capabilities: Option<Capabilities>,
@@ -100,6 +103,7 @@ impl std::fmt::Debug for Builder {
             .field("max_calls", &self.max_calls)
             .field("max_handlers", &self.max_handlers)
             .field("max_buffered", &self.max_buffered)
+            .field("stall_timeout", &self.stall)
             .field("default_timeout", &self.default_timeout)
             .field("handlers", &commands)
             .field("policy", &self.policy)
@@ -114,6 +118,7 @@ impl Default for Builder {
             max_calls: DEFAULT_MAX_CALLS,
             max_handlers: DEFAULT_MAX_HANDLERS,
             max_buffered: DEFAULT_MAX_BUFFERED,
+            stall: DEFAULT_STALL_TIMEOUT,
             default_timeout: Some(DEFAULT_TIMEOUT),
             handlers: HashMap::new(),
             capabilities: None,
@@ -152,12 +157,23 @@ impl Builder {
     }
 
     /// How many packets are buffered for one response stream or one
-    /// streaming request that is not being read (default
-    /// [`DEFAULT_MAX_BUFFERED`]); beyond that the call fails with
-    /// `ECOVERFLOW`.
+    /// streaming request that its reader has not taken yet (default
+    /// [`DEFAULT_MAX_BUFFERED`]). When the buffer is full, reading from
+    /// the connection waits for room (flow control) up to the
+    /// [`stall_timeout`](Builder::stall_timeout); a reader further behind
+    /// than that loses its call (`ECOVERFLOW`) and the connection goes on.
     #[must_use]
     pub fn max_buffered(mut self, n: usize) -> Builder {
         self.max_buffered = n.max(1);
+        self
+    }
+
+    /// The longest the connection waits for room in a full stream buffer
+    /// (default [`DEFAULT_STALL_TIMEOUT`], 5 s); see
+    /// [`max_buffered`](Builder::max_buffered).
+    #[must_use]
+    pub fn stall_timeout(mut self, stall: Duration) -> Builder {
+        self.stall = stall;
         self
     }
 
@@ -326,6 +342,7 @@ impl Builder {
             call_permits: Arc::new(Semaphore::new(self.max_calls)),
             reason: Mutex::new(None),
             max_buffered: self.max_buffered,
+            stall: self.stall,
             default_timeout: self.default_timeout,
             closed,
             written: watch::channel(false).0,
@@ -404,6 +421,7 @@ struct Inner {
     calls: Mutex<HashMap<String, Pending>>,
     call_permits: Arc<Semaphore>,
     max_buffered: usize,
+    stall: Duration,
     default_timeout: Option<Duration>,
     /// Why the connection ended or is ending: set when the other side
     /// stops sending (its calls can no longer be answered) or at close.
@@ -723,6 +741,23 @@ impl Peer {
     }
 }
 
+/// Gives `packet` to a call's or a handler's buffer, waiting up to `stall`
+/// for room (flow control for a reader a little behind). `Err(true)`: the
+/// reader fell further behind than that; `Err(false)`: it is gone.
+async fn deliver(tx: &mpsc::Sender<Packet>, packet: Packet, stall: Duration) -> Result<(), bool> {
+    match tx.try_send(packet) {
+        Ok(()) => Ok(()),
+        Err(mpsc::error::TrySendError::Closed(_)) => Err(false),
+        Err(mpsc::error::TrySendError::Full(packet)) => {
+            match tokio::time::timeout(stall, tx.send(packet)).await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(_)) => Err(false),
+                Err(_) => Err(true),
+            }
+        }
+    }
+}
+
 /// Returns once the connection is closed.
 async fn wait_closed(rx: &mut watch::Receiver<Option<Arc<str>>>) {
     // The guard `wait_for` returns is dropped here, before any await.
@@ -812,8 +847,9 @@ impl RawResponses {
 
 /// The responses of [`Peer::call_stream`]: a [`Stream`] of each response's
 /// `data` as a `T`, ending after the last packet, or with an error item
-/// (the other side's error, `ECTIMEOUT`, `ECOVERFLOW` when more than
-/// [`Builder::max_buffered`] responses waited unread, or the connection
+/// (the other side's error, `ECTIMEOUT`, `ECOVERFLOW` when the stream was
+/// not read for longer than [`Builder::stall_timeout`] with
+/// [`Builder::max_buffered`] responses waiting, or the connection
 /// closing). Dropping it forgets the call: later responses are discarded
 /// and counted in [`Stats::late_responses`].
 pub struct ResponseStream<T> {
@@ -959,7 +995,7 @@ impl Dispatch {
     async fn packet(&mut self, packet: Packet, encoding: Encoding) {
         let stats = &self.inner.stats;
         if let Some(resid) = packet.resid.clone() {
-            return self.response(resid, packet);
+            return self.response(resid, packet).await;
         }
         let Some(rpcid) = packet.rpcid.clone() else {
             return match packet.command.clone() {
@@ -972,7 +1008,7 @@ impl Dispatch {
             // A continuation of a streaming request.
             Some(Some(tx)) => {
                 let last = !packet.cont;
-                let delivered = tx.try_send(packet).is_ok();
+                let delivered = deliver(&tx, packet, self.inner.stall).await.is_ok();
                 if last || !delivered {
                     // The end, or a handler that fell behind or is gone:
                     // no more packets for it.
@@ -994,28 +1030,24 @@ impl Dispatch {
     }
 
     /// Routes a response to its call.
-    fn response(&self, resid: String, packet: Packet) {
+    async fn response(&self, resid: String, packet: Packet) {
         let stats = &self.inner.stats;
         let last = !packet.cont || packet.error.is_some();
-        let mut calls = lock(&self.inner.calls);
-        let Some(pending) = calls.get(&resid) else {
+        let Some((tx, overflow)) = lock(&self.inner.calls)
+            .get(&resid)
+            .map(|p| (p.tx.clone(), Arc::clone(&p.overflow)))
+        else {
             return bump(&stats.late_responses);
         };
-        match pending.tx.try_send(packet) {
-            Ok(()) if last => {
-                calls.remove(&resid);
-            }
+        match deliver(&tx, packet, self.inner.stall).await {
+            Ok(()) if !last => return,
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                pending.overflow.store(true, Ordering::Relaxed);
-                calls.remove(&resid);
-                bump(&stats.late_responses);
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => {
-                calls.remove(&resid);
+            Err(fell_behind) => {
+                overflow.store(fell_behind, Ordering::Relaxed);
                 bump(&stats.late_responses);
             }
         }
+        lock(&self.inner.calls).remove(&resid);
     }
 
     /// Starts a handler for a call (`rpcid`) or a notification (`None`).

@@ -261,7 +261,9 @@ async fn dropped_calls_are_forgotten_and_late_answers_counted() {
 
 #[tokio::test]
 async fn an_unread_stream_overflows_alone() {
-    let client = Peer::builder().max_buffered(8);
+    let client = Peer::builder()
+        .max_buffered(8)
+        .stall_timeout(Duration::from_millis(100));
     let (client, _server) = json_pair(client, handlers(Peer::builder()));
     let mut stream = client
         .call_stream::<_, u64>("count", &100_000u64)
@@ -731,4 +733,21 @@ async fn terminal_skips_unreadable_sequences_and_goes_on() {
     peer.closed().await;
     drop(peer);
     assert_eq!(screen.await.unwrap(), b"abc");
+}
+
+#[tokio::test]
+async fn a_stream_read_slower_than_it_is_sent_loses_nothing() {
+    let client = Peer::builder().max_buffered(4);
+    let (client, _server) = frame_pair(client, handlers(Peer::builder())).await;
+    let mut stream = client.call_stream::<_, u64>("count", &5_000u64).await.unwrap();
+    let mut next = 0;
+    while let Some(item) = stream.next().await {
+        assert_eq!(item.unwrap(), next);
+        next += 1;
+        if next % 100 == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+    assert_eq!(next, 5_000);
+    assert_eq!(client.stats().late_responses, 0);
 }
