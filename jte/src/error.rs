@@ -40,6 +40,8 @@ pub enum JteError {
     Unterminated,
     /// A frame error (socket transport).
     Frame(FrameError),
+    /// A packet whose `data` cannot be written in JTOO.
+    Encode(jtoo_serde::Error),
 }
 
 impl fmt::Display for JteError {
@@ -68,6 +70,7 @@ impl fmt::Display for JteError {
             }
             JteError::Unterminated => f.write_str("JTE sequence interrupted by ESC before its BEL"),
             JteError::Frame(e) => write!(f, "{e}"),
+            JteError::Encode(e) => write!(f, "JTE packet: {e}"),
         }
     }
 }
@@ -78,6 +81,7 @@ impl std::error::Error for JteError {
             JteError::Jtoo(e) => Some(e),
             JteError::Json(e) => Some(e),
             JteError::Frame(e) => Some(e),
+            JteError::Encode(e) => Some(e),
             _ => None,
         }
     }

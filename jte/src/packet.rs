@@ -368,7 +368,9 @@ impl Packet {
     /// # Errors
     /// When `data` cannot be encoded or the packet is over 16 MiB.
     pub fn to_frame(&self) -> Result<Frame, JteError> {
-        Ok(Frame::from_value(&self.to_value())?)
+        // Straight from the fields through serde (the same bytes as
+        // `to_jtoo`), without building the record first.
+        Frame::encode(self).map_err(JteError::Encode)
     }
 
     /// Reads the packet in a frame's JTOO section.

@@ -1246,11 +1246,17 @@ async fn write_one(
     encoding: Encoding,
     flush: bool,
 ) -> bool {
+    // What `refused` needs, should the transport refuse the packet.
+    let ids = Ids {
+        rpcid: packet.rpcid.clone(),
+        resid: packet.resid.clone(),
+        is_error: packet.error.is_some(),
+    };
     // Flush only when nothing else is queued: one write per burst.
     let sent = if flush {
-        sink.send((packet.clone(), encoding)).await
+        sink.send((packet, encoding)).await
     } else {
-        sink.feed((packet.clone(), encoding)).await
+        sink.feed((packet, encoding)).await
     };
     match sent {
         Ok(()) => true,
@@ -1259,15 +1265,22 @@ async fn write_one(
             false
         }
         Err(e) => {
-            refused(inner, packet, encoding, &e);
+            refused(inner, ids, encoding, &e);
             true
         }
     }
 }
 
+/// The ids of a packet being written.
+struct Ids {
+    rpcid: Option<String>,
+    resid: Option<String>,
+    is_error: bool,
+}
+
 /// A packet the transport refused: its call fails with `ECTOOLARGE` (or
 /// the encoding error), here or on the other side.
-fn refused(inner: &Inner, packet: Packet, encoding: Encoding, e: &JteError) {
+fn refused(inner: &Inner, packet: Ids, encoding: Encoding, e: &JteError) {
     let error = RpcError::new("TOOLARGE", format!("packet refused: {e}")).to_string();
     if let Some(rpcid) = packet.rpcid {
         // Our request: fail the call here.
@@ -1279,7 +1292,7 @@ fn refused(inner: &Inner, packet: Packet, encoding: Encoding, e: &JteError) {
         }
     } else if let Some(resid) = packet.resid {
         // Our response: tell the caller (a short packet always fits).
-        if packet.error.is_none() {
+        if !packet.is_error {
             let reply = Packet::response(resid).with_error(error);
             let _ = inner.out.try_send((reply, encoding));
         }

@@ -739,7 +739,10 @@ async fn terminal_skips_unreadable_sequences_and_goes_on() {
 async fn a_stream_read_slower_than_it_is_sent_loses_nothing() {
     let client = Peer::builder().max_buffered(4);
     let (client, _server) = frame_pair(client, handlers(Peer::builder())).await;
-    let mut stream = client.call_stream::<_, u64>("count", &5_000u64).await.unwrap();
+    let mut stream = client
+        .call_stream::<_, u64>("count", &5_000u64)
+        .await
+        .unwrap();
     let mut next = 0;
     while let Some(item) = stream.next().await {
         assert_eq!(item.unwrap(), next);

@@ -4,6 +4,11 @@
 //!
 //! `cargo run --release -p benches --bin jte_rpc [SECONDS_PER_ROW]`
 //! (default 1). Each row is the median of 5 runs.
+//!
+//! For instruction counts, independent of the machine's load:
+//! `valgrind --tool=callgrind target/release/jte_rpc calls frames|lines N`
+//! makes N calls one at a time between two peers on an in-memory pipe, on
+//! one thread (subtract a run with a smaller N to remove the start-up).
 #![forbid(unsafe_code)]
 
 use futures::StreamExt;
@@ -99,7 +104,9 @@ async fn streaming(peer: &Peer, secs: f64) -> Result<f64, BoxError> {
     let start = Instant::now();
     let mut n = 0u64;
     while start.elapsed().as_secs_f64() < secs {
-        let mut s = peer.call_stream::<_, u64>("bench:count", &10_000u64).await?;
+        let mut s = peer
+            .call_stream::<_, u64>("bench:count", &10_000u64)
+            .await?;
         while let Some(item) = s.next().await {
             item?;
             n += 1;
@@ -113,8 +120,41 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-#[tokio::main]
-async fn main() -> Result<(), BoxError> {
+/// The callgrind workload: `n` sequential calls over an in-memory pipe.
+fn calls_in_memory(wire: &str, n: u64) -> Result<(), BoxError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let (a, b) = tokio::io::duplex(1 << 16);
+        let (client, server_peer) = if wire == "lines" {
+            (Transport::json_lines(a), Transport::json_lines(b))
+        } else {
+            let (c, s) = tokio::join!(Transport::connect(a), Transport::accept(b));
+            (c?, s?.0)
+        };
+        let _server = server().start(server_peer);
+        let client = Peer::builder().start(client);
+        let s = style();
+        for _ in 0..n {
+            let r: u32 = client.call("term:setstyle", &s).await?;
+            assert_eq!(r, 32);
+        }
+        Ok(())
+    })
+}
+
+fn main() -> Result<(), BoxError> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("calls") {
+        let wire = args.get(1).map_or("frames", String::as_str);
+        let n = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(1_000);
+        return calls_in_memory(wire, n);
+    }
+    tokio::runtime::Runtime::new()?.block_on(table())
+}
+
+async fn table() -> Result<(), BoxError> {
     let secs: f64 = std::env::args()
         .nth(1)
         .map(|s| s.parse())
