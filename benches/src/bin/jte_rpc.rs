@@ -8,7 +8,8 @@
 //! For instruction counts, independent of the machine's load:
 //! `valgrind --tool=callgrind target/release/jte_rpc calls frames|lines N`
 //! makes N calls one at a time between two peers on an in-memory pipe, on
-//! one thread (subtract a run with a smaller N to remove the start-up).
+//! one thread; `stream` instead of `calls` reads one stream of N responses
+//! (subtract a run with a smaller N to remove the start-up).
 #![forbid(unsafe_code)]
 
 use futures::StreamExt;
@@ -120,8 +121,9 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// The callgrind workload: `n` sequential calls over an in-memory pipe.
-fn calls_in_memory(wire: &str, n: u64) -> Result<(), BoxError> {
+/// The callgrind workload: `n` sequential calls (or, with `stream`, one
+/// stream of `n` responses) over an in-memory pipe.
+fn in_memory(stream: bool, wire: &str, n: u64) -> Result<(), BoxError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -135,6 +137,15 @@ fn calls_in_memory(wire: &str, n: u64) -> Result<(), BoxError> {
         };
         let _server = server().start(server_peer);
         let client = Peer::builder().start(client);
+        if stream {
+            let mut s = client.call_stream::<_, u64>("bench:count", &n).await?;
+            let mut next = 0;
+            while let Some(item) = s.next().await {
+                assert_eq!(item?, next);
+                next += 1;
+            }
+            return Ok(());
+        }
         let s = style();
         for _ in 0..n {
             let r: u32 = client.call("term:setstyle", &s).await?;
@@ -146,10 +157,10 @@ fn calls_in_memory(wire: &str, n: u64) -> Result<(), BoxError> {
 
 fn main() -> Result<(), BoxError> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("calls") {
+    if let Some(what @ ("calls" | "stream")) = args.first().map(String::as_str) {
         let wire = args.get(1).map_or("frames", String::as_str);
         let n = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(1_000);
-        return calls_in_memory(wire, n);
+        return in_memory(what == "stream", wire, n);
     }
     tokio::runtime::Runtime::new()?.block_on(table())
 }
