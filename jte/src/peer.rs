@@ -47,10 +47,14 @@ const OUT_QUEUE: usize = 256;
 /// ends the call.
 type Responses = BoxStream<'static, Result<Option<Value>, RpcError>>;
 
+/// A handler with its types erased: the first packet's data and, for a
+/// streaming request, the packets that follow.
+type RunHandler = dyn Fn(Option<Value>, Option<mpsc::Receiver<Packet>>) -> Responses + Send + Sync;
+
 /// A handler with its types erased.
 #[derive(Clone)]
 struct Handler {
-    run: Arc<dyn Fn(Option<Value>, Option<mpsc::Receiver<Packet>>) -> Responses + Send + Sync>,
+    run: Arc<RunHandler>,
     /// Takes further request packets (`cont`).
     streaming_requests: bool,
     /// Answers with a stream (`cont` responses, no default timeout).
@@ -715,18 +719,20 @@ impl Peer {
                 first.cont = true;
                 inner.send(first, encoding).await?;
                 while let Some(item) = more.next().await {
-                    let mut packet = Packet::default();
-                    packet.rpcid = Some(rpcid.clone());
-                    packet.cont = true;
-                    packet.data = item?;
-                    if packet.data.is_none() {
-                        // A packet without data would end the request.
-                        continue;
-                    }
+                    // A packet without data would end the request.
+                    let Some(data) = item? else { continue };
+                    let packet = Packet {
+                        rpcid: Some(rpcid.clone()),
+                        cont: true,
+                        data: Some(data),
+                        ..Packet::default()
+                    };
                     inner.send(packet, encoding).await?;
                 }
-                let mut last = Packet::default();
-                last.rpcid = Some(rpcid.clone());
+                let last = Packet {
+                    rpcid: Some(rpcid.clone()),
+                    ..Packet::default()
+                };
                 inner.send(last, encoding).await?;
             }
         }

@@ -513,10 +513,12 @@ async fn an_endless_request_stream_stays_bounded() {
         .await
         .unwrap();
     for i in 0..10_000u64 {
-        let mut p = Packet::default();
-        p.rpcid = Some("r1".into());
-        p.cont = true;
-        p.data = Some(jtoo::Value::from(i));
+        let p = Packet {
+            rpcid: Some("r1".into()),
+            cont: true,
+            data: Some(jtoo::Value::from(i)),
+            ..Packet::default()
+        };
         raw.send(p).await.unwrap();
     }
     // Still answering; everything past the buffer was dropped and counted.
