@@ -167,3 +167,29 @@ fn serve_stdio_answers_every_json_line_request() {
         ]
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn serve_and_call_over_a_unix_socket() {
+    let dir = std::env::temp_dir().join(format!("jtoo-jte-unix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.sock");
+    let addr = format!("unix:{}", path.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jtoo"))
+        .args(["jte", "serve", "--listen", &addr])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), format!("listening on {addr}"));
+    let out = jtoo(&["jte", "call", &addr, "echo", "\"over unix\""], b"");
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(text(&out.stdout), "\"over unix\"\n");
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -266,47 +266,69 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, max: usize
         eprintln!("jtoo: give --listen ADDR or --stdio");
         return 2;
     };
-    let limit = std::sync::Arc::new(tokio::sync::Semaphore::new(max.max(1)));
     #[cfg(unix)]
     if let Some(path) = listen.strip_prefix("unix:") {
-        let listener = match tokio::net::UnixListener::bind(path) {
-            Ok(l) => l,
+        return match tokio::net::UnixListener::bind(path) {
+            Ok(l) => {
+                eprintln!("listening on {listen}");
+                accept_loop(l, max, json_lines).await
+            }
             Err(e) => {
                 eprintln!("jtoo: cannot listen on {listen}: {e}");
-                return 2;
+                2
             }
         };
-        eprintln!("listening on {listen}");
-        loop {
-            let Ok(permit) = limit.clone().acquire_owned().await else {
-                return 2;
-            };
-            match listener.accept().await {
-                Ok((socket, _)) => {
-                    tokio::spawn(connection(socket, listen.clone(), json_lines, permit));
-                }
-                Err(e) => accept_failed(&e).await,
-            }
-        }
     }
-    let listener = match tokio::net::TcpListener::bind(&listen).await {
-        Ok(l) => l,
+    match tokio::net::TcpListener::bind(&listen).await {
+        Ok(l) => {
+            match l.local_addr() {
+                Ok(addr) => eprintln!("listening on {addr}"),
+                Err(_) => eprintln!("listening on {listen}"),
+            }
+            accept_loop(l, max, json_lines).await
+        }
         Err(e) => {
             eprintln!("jtoo: cannot listen on {listen}: {e}");
-            return 2;
+            2
         }
-    };
-    match listener.local_addr() {
-        Ok(addr) => eprintln!("listening on {addr}"),
-        Err(_) => eprintln!("listening on {listen}"),
     }
+}
+
+/// A listening socket: TCP or Unix.
+trait Listener {
+    type Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static;
+    /// The next connection and a name for the log.
+    fn next(&self) -> impl std::future::Future<Output = std::io::Result<(Self::Io, String)>>;
+}
+
+impl Listener for tokio::net::TcpListener {
+    type Io = tokio::net::TcpStream;
+    async fn next(&self) -> std::io::Result<(Self::Io, String)> {
+        let (socket, from) = self.accept().await?;
+        Ok((socket, from.to_string()))
+    }
+}
+
+#[cfg(unix)]
+impl Listener for tokio::net::UnixListener {
+    type Io = tokio::net::UnixStream;
+    async fn next(&self) -> std::io::Result<(Self::Io, String)> {
+        let (socket, _) = self.accept().await?;
+        Ok((socket, "unix client".to_owned()))
+    }
+}
+
+/// Serves every connection, at most `max` at once (more wait to be
+/// accepted).
+async fn accept_loop(listener: impl Listener, max: usize, json_lines: bool) -> u8 {
+    let limit = std::sync::Arc::new(tokio::sync::Semaphore::new(max.max(1)));
     loop {
         let Ok(permit) = limit.clone().acquire_owned().await else {
             return 2;
         };
-        match listener.accept().await {
+        match listener.next().await {
             Ok((socket, from)) => {
-                tokio::spawn(connection(socket, from.to_string(), json_lines, permit));
+                tokio::spawn(connection(socket, from, json_lines, permit));
             }
             Err(e) => accept_failed(&e).await,
         }
