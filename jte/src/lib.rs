@@ -13,6 +13,8 @@ mod error;
 mod packet;
 mod peer;
 mod transport;
+#[cfg(feature = "websocket")]
+mod websocket;
 
 pub mod osc;
 pub mod terminal;

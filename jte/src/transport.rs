@@ -9,6 +9,7 @@
 //! | JTOO frames | [`Transport::frames`], [`Transport::connect`], [`Transport::accept`] | the greeting `["protocol":"jte/1"]`, then one packet per frame |
 //! | JSON lines | [`Transport::json_lines`] | one JSON packet per line |
 //! | terminal escapes | [`terminal::program`](crate::terminal::program), [`terminal::terminal`](crate::terminal::terminal) | OSC 23198/23199 sequences among ordinary output |
+//! | WebSocket (feature `websocket`) | `Transport::websocket` | one JTOO frame per binary message, one JSON packet per text message |
 //! | your own | [`Transport::new`] | anything that gives and takes [`Packet`]s |
 
 use crate::osc::Encoding;
