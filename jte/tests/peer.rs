@@ -756,3 +756,33 @@ async fn a_stream_read_slower_than_it_is_sent_loses_nothing() {
     assert_eq!(next, 5_000);
     assert_eq!(client.stats().late_responses, 0);
 }
+
+#[tokio::test]
+async fn memory_stays_bounded_when_the_other_side_stops_reading() {
+    // The other side never reads: its pipe buffer fills, then the
+    // peer's queue, then senders wait. Nothing grows past those bounds.
+    let (x, _never_read) = tokio::io::duplex(4096);
+    let peer = Peer::builder().start(Transport::json_lines(x));
+    let sent = Arc::new(AtomicUsize::new(0));
+    let s = Arc::clone(&sent);
+    let p = peer.clone();
+    let sender = tokio::spawn(async move {
+        let data = "x".repeat(100);
+        loop {
+            p.notify("log", &data).await.unwrap();
+            s.fetch_add(1, Ordering::SeqCst);
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stuck_at = sent.load(Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sent.load(Ordering::SeqCst), stuck_at, "the sender waits");
+    // At most the writer's queue (256 packets) plus what fits in the pipe
+    // (4 KiB) and in the codec's write buffer (tokio-util's 8 KiB
+    // backpressure boundary), packets of about 115 bytes.
+    assert!(
+        stuck_at <= 256 + (4096 + 8192) / 100,
+        "{stuck_at} packets accepted"
+    );
+    sender.abort();
+}
