@@ -371,6 +371,10 @@ impl Builder {
     }
 }
 
+fn panicked() -> RpcError {
+    RpcError::new("PANIC", "the handler panicked")
+}
+
 fn invalid(e: &str) -> RpcError {
     RpcError::new(RpcError::INVALID, format!("request data: {e}"))
 }
@@ -1122,7 +1126,9 @@ impl Dispatch {
             None => self.inner.default_timeout,
         };
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
-        let responses = (handler.run)(packet.data, rx);
+        let run = Arc::clone(&handler.run);
+        let data = packet.data;
+        let responses = move || run(data, rx);
         let task = HandlerTask {
             inner: Arc::clone(&self.inner),
             requests: Arc::clone(&self.requests),
@@ -1154,20 +1160,45 @@ impl Drop for HandlerTask {
 }
 
 impl HandlerTask {
-    async fn run(self, responses: Responses, deadline: Option<Instant>, timeout: Option<Duration>) {
-        let run = self.answer(responses);
-        let Some(deadline) = deadline else {
-            return run.await;
-        };
-        if tokio::time::timeout_at(deadline, run).await.is_err() {
-            // The handler was dropped; tell the caller (who has likely
-            // given up already).
-            if let Some(rpcid) = &self.rpcid {
-                let ms = timeout.map_or(0, |t| t.as_millis());
-                let e = RpcError::new(RpcError::TIMEOUT, format!("handler ran over {ms} ms"));
-                let packet = Packet::response(rpcid.clone()).with_error(e.to_string());
-                let _ = self.inner.send(packet, self.encoding).await;
+    async fn run(
+        self,
+        responses: impl FnOnce() -> Responses,
+        deadline: Option<Instant>,
+        timeout: Option<Duration>,
+    ) {
+        use futures::FutureExt;
+        use std::panic::AssertUnwindSafe;
+        // A handler that panics, when called or when polled, fails its
+        // call, not the peer.
+        let run = async {
+            match std::panic::catch_unwind(AssertUnwindSafe(responses)) {
+                Ok(responses) => {
+                    AssertUnwindSafe(self.answer(responses))
+                        .catch_unwind()
+                        .await
+                }
+                Err(p) => Err(p),
             }
+        };
+        let error = match deadline {
+            None => run.await.err().map(|_| panicked()),
+            Some(deadline) => match tokio::time::timeout_at(deadline, run).await {
+                Ok(Ok(())) => None,
+                Ok(Err(_)) => Some(panicked()),
+                // The handler was dropped; tell the caller (who has likely
+                // given up already).
+                Err(_) => {
+                    let ms = timeout.map_or(0, |t| t.as_millis());
+                    Some(RpcError::new(
+                        RpcError::TIMEOUT,
+                        format!("handler ran over {ms} ms"),
+                    ))
+                }
+            },
+        };
+        if let (Some(e), Some(rpcid)) = (error, &self.rpcid) {
+            let packet = Packet::response(rpcid.clone()).with_error(e.to_string());
+            let _ = self.inner.send(packet, self.encoding).await;
         }
     }
 

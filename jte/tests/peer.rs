@@ -786,3 +786,26 @@ async fn memory_stays_bounded_when_the_other_side_stops_reading() {
     );
     sender.abort();
 }
+
+#[tokio::test]
+async fn a_panicking_handler_fails_its_call_only() {
+    let server = handlers(Peer::builder()).handle("boom", |()| async {
+        if true {
+            panic!("a handler bug");
+        }
+        Ok::<_, RpcError>(())
+    });
+    let server = server.handle(
+        "boom:now",
+        |()| -> std::future::Ready<Result<(), RpcError>> {
+            panic!("a handler bug before its future")
+        },
+    );
+    let (client, _server) = json_pair(Peer::builder(), server);
+    let e = client.call::<_, ()>("boom", &()).await.unwrap_err();
+    assert_eq!(e.code(), Some("PANIC"));
+    let e = client.call::<_, ()>("boom:now", &()).await.unwrap_err();
+    assert_eq!(e.code(), Some("PANIC"));
+    let sum: i64 = client.call("math:add", &(1, 2)).await.unwrap();
+    assert_eq!(sum, 3);
+}
