@@ -65,6 +65,7 @@ impl Decoder for PacketCodec {
             match Packet::read_jtoo(jtoo, scratch, &mut packet) {
                 Ok(()) => Ok(Ok(packet)),
                 Err(JteError::Jtoo(e)) => Err(e),
+                Err(JteError::NotARecord) if is_505(jtoo) => Ok(Err(JteError::UnsupportedProtocol)),
                 Err(e) => Ok(Err(e)),
             }
         };
@@ -93,4 +94,10 @@ impl Encoder<Packet> for PacketCodec {
         let frame: Frame = packet.to_frame()?;
         Ok(self.frames.encode(frame, dst)?)
     }
+}
+
+/// `true` for the JTOO section of the greeting's 505 reply.
+fn is_505(jtoo: &[u8]) -> bool {
+    let reply = jtoo_frame::UNSUPPORTED_PROTOCOL_REPLY;
+    reply.get(14..reply.len().saturating_sub(2)) == Some(jtoo)
 }

@@ -25,6 +25,9 @@ pub enum JteError {
     },
     /// An OSC payload that starts with neither `{` (JSON) nor `[` (JTOO).
     UnknownPayload,
+    /// The server answered the greeting with the 505 reply: it does not
+    /// speak `jte/1`.
+    UnsupportedProtocol,
     /// An OSC sequence whose declared or actual payload is over the limit.
     TooLong {
         /// The declared length; for `num-bytes` 0, `max + 1`.
@@ -56,6 +59,9 @@ impl fmt::Display for JteError {
             JteError::InvalidField { field, expected } => {
                 write!(f, "JTE packet: `{field}` must be {expected}")
             }
+            JteError::UnsupportedProtocol => f.write_str(
+                "the server does not speak jte/1 (it answered 505, unsupported protocol)",
+            ),
             JteError::UnknownPayload => {
                 f.write_str("JTE payload must start with `{` (JSON) or `[` (JTOO)")
             }

@@ -809,3 +809,18 @@ async fn a_panicking_handler_fails_its_call_only() {
     let sum: i64 = client.call("math:add", &(1, 2)).await.unwrap();
     assert_eq!(sum, 3);
 }
+
+#[tokio::test]
+async fn a_server_that_does_not_speak_jte_is_named() {
+    let (x, y) = tokio::io::duplex(1 << 16);
+    let server = tokio::spawn(async move {
+        let e = jtoo_frame::Handshake::new().server(y, &["other/1"]).await;
+        assert!(e.is_err());
+    });
+    let client = Peer::builder().start(Transport::connect(x).await.unwrap());
+    let e = client.call::<_, ()>("detect", &()).await.unwrap_err();
+    assert!(e.is_closed(), "{e}");
+    let why = client.closed().await;
+    assert!(why.contains("does not speak jte/1"), "{why}");
+    server.await.unwrap();
+}
