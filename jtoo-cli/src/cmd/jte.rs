@@ -19,27 +19,7 @@ pub enum JteCommand {
     /// one line each (JSON with `--json`). A remote error goes to stderr
     /// as `jtoo: remote error: EC…: …` with exit 1; a connection error
     /// exits 2.
-    Call {
-        /// `HOST:PORT`, or `unix:PATH`.
-        addr: String,
-        /// The command, e.g. `term:setstyle`.
-        command: String,
-        /// The request data, e.g. `["color":31]`.
-        data: Option<String>,
-        /// Read a stream of responses (`cont`), printing each as it comes.
-        #[arg(long)]
-        stream: bool,
-        /// Seconds to wait for the answer (sent as `timeout`); 0 waits
-        /// forever.
-        #[arg(long, default_value_t = 30.0)]
-        timeout: f64,
-        /// Speak JSON lines instead of JTOO frames.
-        #[arg(long)]
-        json_lines: bool,
-        /// Print the data as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Call(CallArgs),
     /// Answer JTE calls on ADDR (or on stdin/stdout with `--stdio`), logging
     /// each connection to stderr. Commands: `echo` (answers its data),
     /// `echo:stream` (answers each item of a list, as a stream), `sleep`
@@ -61,6 +41,30 @@ pub enum JteCommand {
     },
 }
 
+/// The arguments of `jtoo jte call`.
+#[derive(clap::Args)]
+pub struct CallArgs {
+    /// `HOST:PORT`, or `unix:PATH`.
+    addr: String,
+    /// The command, e.g. `term:setstyle`.
+    command: String,
+    /// The request data, e.g. `["color":31]`.
+    data: Option<String>,
+    /// Read a stream of responses (`cont`), printing each as it comes.
+    #[arg(long)]
+    stream: bool,
+    /// Seconds to wait for the answer (sent as `timeout`); 0 waits
+    /// forever.
+    #[arg(long, default_value_t = 30.0)]
+    timeout: f64,
+    /// Speak JSON lines instead of JTOO frames.
+    #[arg(long)]
+    json_lines: bool,
+    /// Print the data as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 /// Runs the command.
 pub fn run(cmd: JteCommand) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -74,23 +78,7 @@ pub fn run(cmd: JteCommand) -> u8 {
         }
     };
     let code = match cmd {
-        JteCommand::Call {
-            addr,
-            command,
-            data,
-            stream,
-            timeout,
-            json_lines,
-            json,
-        } => runtime.block_on(call(Call {
-            addr,
-            command,
-            data,
-            stream,
-            timeout,
-            json_lines,
-            json,
-        })),
+        JteCommand::Call(args) => runtime.block_on(call(args)),
         JteCommand::Serve {
             listen,
             stdio,
@@ -101,16 +89,6 @@ pub fn run(cmd: JteCommand) -> u8 {
     // stdin may be held by a blocking read: do not wait for it.
     runtime.shutdown_background();
     code
-}
-
-struct Call {
-    addr: String,
-    command: String,
-    data: Option<String>,
-    stream: bool,
-    timeout: f64,
-    json_lines: bool,
-    json: bool,
 }
 
 /// A connected transport, or the message and exit code.
@@ -164,7 +142,7 @@ fn failed(e: &jte::Error) -> u8 {
     }
 }
 
-async fn call(c: Call) -> u8 {
+async fn call(c: CallArgs) -> u8 {
     let data: Option<Value> = match c.data.as_deref().map(htoo::from_str) {
         None => None,
         Some(Ok(v)) => Some(v),
