@@ -327,22 +327,37 @@ async fn policy_denies_and_detect_lists_only_what_is_allowed() {
 
 #[tokio::test]
 async fn busy_when_too_many_handlers_run() {
-    let server = handlers(Peer::builder()).max_handlers_in_flight(2);
+    let (started_tx, mut started) = tokio::sync::mpsc::channel(2);
+    let (release_tx, release) = tokio::sync::watch::channel(false);
+    let server = handlers(Peer::builder())
+        .max_handlers_in_flight(2)
+        .handle("hold", move |()| {
+            let started_tx = started_tx.clone();
+            let mut release = release.clone();
+            async move {
+                started_tx.send(()).await.unwrap();
+                let _ = release.wait_for(|r| *r).await;
+                Ok::<_, RpcError>(())
+            }
+        });
     let (client, _server) = json_pair(Peer::builder(), server);
-    let slow: Vec<_> = (0..2)
+    let held: Vec<_> = (0..2)
         .map(|_| {
             let c = client.clone();
-            tokio::spawn(async move { c.call::<_, u64>("sleep", &300u64).await })
+            tokio::spawn(async move { c.call::<_, ()>("hold", &()).await })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // Both handlers are running.
+    started.recv().await.unwrap();
+    started.recv().await.unwrap();
     let e = client
         .call::<_, i64>("math:add", &(1, 2))
         .await
         .unwrap_err();
     assert_eq!(e.code(), Some("BUSY"));
-    for s in slow {
-        assert_eq!(s.await.unwrap().unwrap(), 300);
+    release_tx.send_replace(true);
+    for h in held {
+        h.await.unwrap().unwrap();
     }
     let sum: i64 = client.call("math:add", &(1, 2)).await.unwrap();
     assert_eq!(sum, 3);
@@ -773,9 +788,16 @@ async fn memory_stays_bounded_when_the_other_side_stops_reading() {
             s.fetch_add(1, Ordering::SeqCst);
         }
     });
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let stuck_at = sent.load(Ordering::SeqCst);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Wait until the sender makes no progress for 200 ms (at most 30 s).
+    let mut stuck_at = usize::MAX;
+    for _ in 0..150 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let now = sent.load(Ordering::SeqCst);
+        if now == stuck_at {
+            break;
+        }
+        stuck_at = now;
+    }
     assert_eq!(sent.load(Ordering::SeqCst), stuck_at, "the sender waits");
     // At most the writer's queue (256 packets) plus what fits in the pipe
     // (4 KiB) and in the codec's write buffer (tokio-util's 8 KiB
