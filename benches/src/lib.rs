@@ -10,7 +10,7 @@
 pub mod models;
 
 use bytes::{Buf, Bytes, BytesMut};
-use jtoo_frame::jte::{Packet, PacketCodec};
+use jte::{Packet, PacketCodec};
 use jtoo_frame::{Frame, FrameCodec};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -356,7 +356,7 @@ pub fn decode_all<D: Decoder>(codec: &mut D, buf: &mut BytesMut) -> Result<usize
 // ------------------------------------------------------------ JTE
 
 /// The JTE packet of the JSON-lines peer: the same fields as
-/// [`jtoo_frame::jte::Packet`], with `data` a serde_json value.
+/// [`jte::Packet`], with `data` a serde_json value.
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 pub struct JsonPacket {
     /// `command`

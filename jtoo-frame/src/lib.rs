@@ -12,7 +12,7 @@ mod error;
 mod frame;
 mod greeting;
 mod handshake;
-pub mod jte;
+mod parsed;
 
 /// The `bytes`, `futures` and `tokio_util` crates this crate is built with,
 /// so users of its types need no version-matched dependencies of their own.

@@ -13,8 +13,8 @@ pub mod serde_types;
 
 use arbitrary::{Arbitrary, Unstructured};
 use bytes::BytesMut;
+use jte::osc::{OscScanner, TermEvent};
 use jtoo::Value;
-use jtoo_frame::jte::osc::{OscScanner, TermEvent};
 use jtoo_frame::{Frame, FrameCodec, GREETING_MAX_LEN, Greeting};
 use tokio_util::codec::Decoder;
 

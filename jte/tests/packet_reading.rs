@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;
-use jtoo_frame::jte::{JteError, Packet, PacketCodec};
+use jte::{JteError, Packet, PacketCodec};
 use jtoo_frame::{FrameCodec, FrameError};
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder};

@@ -1,8 +1,8 @@
 //! [`Packet`]: one JTE packet, in JSON or JTOO.
 
-use super::JteError;
-use crate::frame::Frame;
+use crate::JteError;
 use jtoo::{Item, Pair, Value};
+use jtoo_frame::Frame;
 use serde_json::{Map, Value as Json};
 
 /// A JSON Terminal Escapes packet.
@@ -19,7 +19,7 @@ use serde_json::{Map, Value as Json};
 /// rejects a duplicate key or a field of the wrong type.
 ///
 /// ```
-/// use jtoo_frame::jte::Packet;
+/// use jte::Packet;
 /// let p = Packet::request("detect", "6f1c").with_timeout(5000);
 /// let jtoo = p.to_jtoo().unwrap();
 /// assert_eq!(jtoo, br#"["command":"detect","rpcid":"6f1c","timeout":5_000]"#);
@@ -30,7 +30,7 @@ use serde_json::{Map, Value as Json};
 /// ```
 ///
 /// `Packet` also implements serde's traits (for `jtoo-serde`:
-/// [`Frame::decode`](crate::Frame::decode) gives a packet without building
+/// [`Frame::decode`](jtoo_frame::Frame::decode) gives a packet without building
 /// the top-level record; `jtoo_serde::to_vec` writes the same bytes as
 /// [`Packet::to_jtoo`]). Its `Deserialize` accepts exactly what
 /// [`Packet::from_value`] accepts: string keys only, unknown keys ignored,
@@ -54,7 +54,7 @@ pub struct Packet {
     /// More packets with the same `rpcid`/`resid` follow.
     #[serde(default, skip_serializing_if = "is_false")]
     pub cont: bool,
-    /// An error message; see [`ErrorCode`](super::ErrorCode) for the `EC…:`
+    /// An error message; see [`ErrorCode`](crate::ErrorCode) for the `EC…:`
     /// convention.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -273,7 +273,7 @@ impl Packet {
 
     /// [`Packet::from_jtoo`] into `packet`, which must be the default
     /// packet, with a scratch stack for the lists of `data` (reused across
-    /// packets by [`PacketCodec`](super::PacketCodec)). Filling the caller's
+    /// packets by [`PacketCodec`](crate::PacketCodec)). Filling the caller's
     /// packet spares a few moves of this large struct per packet.
     pub(crate) fn read_jtoo(
         jtoo: &[u8],
@@ -368,7 +368,9 @@ impl Packet {
     /// # Errors
     /// When `data` cannot be encoded or the packet is over 16 MiB.
     pub fn to_frame(&self) -> Result<Frame, JteError> {
-        Ok(Frame::from_value(&self.to_value())?)
+        // Straight from the fields through serde (the same bytes as
+        // `to_jtoo`), without building the record first.
+        Frame::encode(self).map_err(JteError::Encode)
     }
 
     /// Reads the packet in a frame's JTOO section.
@@ -383,8 +385,8 @@ impl Packet {
     }
 
     /// The error code of `error` under the `EC…:` convention.
-    pub fn error_code(&self) -> Option<super::ErrorCode<'_>> {
-        self.error.as_deref().and_then(super::ErrorCode::parse)
+    pub fn error_code(&self) -> Option<crate::ErrorCode<'_>> {
+        self.error.as_deref().and_then(crate::ErrorCode::parse)
     }
 }
 

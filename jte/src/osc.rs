@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use bytes::BytesMut;
-//! use jtoo_frame::jte::{Packet, osc::{self, Encoding, Osc, OscScanner, TermEvent}};
+//! use jte::{Packet, osc::{self, Encoding, Osc, OscScanner, TermEvent}};
 //! use tokio_util::codec::Decoder;
 //!
 //! let p = Packet::command("term:resetstyle");
@@ -47,7 +47,7 @@
 //! assert_eq!(output, b"\x1b[31mred\x1b[0mdone");
 //! ```
 
-use super::{JteError, Packet};
+use crate::{JteError, Packet};
 use bytes::{Bytes, BytesMut};
 use tokio_util::codec::Decoder;
 
@@ -105,7 +105,7 @@ pub fn encode(packet: &Packet, osc: Osc, encoding: Encoding) -> Result<Vec<u8>, 
 /// `num-bytes` as `0` ("read to BEL").
 ///
 /// ```
-/// use jtoo_frame::jte::osc::{wrap, Osc};
+/// use jte::osc::{wrap, Osc};
 /// assert_eq!(wrap(Osc::FromTerminal, b"[]", false), b"\x1b]23199;0;[]\x07");
 /// ```
 pub fn wrap(osc: Osc, payload: &[u8], declare_len: bool) -> Vec<u8> {

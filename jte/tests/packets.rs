@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;
-use jtoo_frame::jte::osc::{self, Encoding, Osc, OscScanner, TermEvent};
-use jtoo_frame::jte::{JteError, Packet, PacketCodec};
+use jte::osc::{self, Encoding, Osc, OscScanner, TermEvent};
+use jte::{JteError, Packet, PacketCodec};
 use jtoo_frame::{Frame, FrameCodec};
 use proptest::prelude::*;
 use serde_json::Value as Json;
