@@ -48,10 +48,10 @@ pub fn run(_args: Args) -> u8 {
     section("pretty HTOO", &pretty);
     let json = serde_json::to_string_pretty(&jtoo::json::to_json(&value)).unwrap_or_default();
     section("JSON (dates and timestamps become their JTOO text)", &json);
-    match jtoo_frame::Frame::from_value(&value) {
-        Ok(frame) => section(
+    match jtoo_frame::Frame::from_value(&value).and_then(|frame| frame.to_bytes()) {
+        Ok(bytes) => section(
             "as a JTOO frame (6-hex lengths, two sections)",
-            &String::from_utf8_lossy(&frame.to_bytes()),
+            &String::from_utf8_lossy(&bytes),
         ),
         Err(e) => {
             eprintln!("jtoo: {e}");

@@ -314,7 +314,14 @@ fn encode(file: Option<PathBuf>) -> u8 {
                 status = 1;
                 break;
             }
-            Ok(frame) => out.extend_from_slice(&frame.to_bytes()),
+            Ok(frame) => match frame.to_bytes() {
+                Ok(bytes) => out.extend_from_slice(&bytes),
+                Err(e) => {
+                    eprintln!("{name}:{}: {e}", i + 1);
+                    status = 1;
+                    break;
+                }
+            },
             Err(msg) => {
                 eprintln!("{name}:{}: {msg}", i + 1);
                 status = 1;
