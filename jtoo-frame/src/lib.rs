@@ -12,6 +12,7 @@ mod error;
 mod frame;
 mod greeting;
 mod handshake;
+#[cfg(feature = "jte")]
 pub mod jte;
 mod typed;
 

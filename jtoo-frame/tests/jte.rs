@@ -1,5 +1,6 @@
 //! JTE packets: the protocol corpus through JSON → JTOO → frame → JTOO →
 //! JSON, packet conversions, and the OSC scanner on terminal output.
+#![cfg(feature = "jte")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;

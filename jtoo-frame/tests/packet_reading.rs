@@ -2,6 +2,7 @@
 //! the reference reading through a `jtoo::Value`: for valid and mutated
 //! packets alike, the same packet or the same error, and invalid JTOO is
 //! never accepted.
+#![cfg(feature = "jte")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;
