@@ -51,22 +51,24 @@ impl<T> WithBinary<T> {
     }
 }
 
-/// Typed messages over JTOO frames: a tokio-util [`Decoder`] of `T` and an
-/// [`Encoder`] of `T` and `&T`, the way `LengthDelimitedCodec` plus
-/// `serde_json` is used for JSON, in one codec.
+/// Typed messages over JTOO frames: a tokio-util [`Decoder`] of `In` and an
+/// [`Encoder`] of `Out` and `&Out` (by default the same type), the way
+/// `LengthDelimitedCodec` plus `serde_json` is used for JSON, in one codec.
+/// A server reading requests and writing replies uses
+/// `TypedCodec<Request, Reply>`, its client `TypedCodec<Reply, Request>`.
 ///
-/// Each frame's JTOO section holds one `T` serialized through
-/// `jtoo-serde`. A plain `T` travels without binary section (receiving a
-/// frame that has one is [`FrameError::UnexpectedBinary`]); use
-/// `TypedCodec<WithBinary<T>>` to carry one both ways.
+/// Each frame's JTOO section holds one message serialized through
+/// `jtoo-serde`. A plain message travels without binary section (receiving
+/// a frame that has one is [`FrameError::UnexpectedBinary`]); use
+/// [`WithBinary<T>`] as either type to carry one.
 ///
-/// **Receiving** reads `T` straight from the read buffer in one strict
+/// **Receiving** reads each message straight from the read buffer in one strict
 /// pass: the typed deserializer is the validator. The result is the same as
 /// [`FrameCodec`] followed by [`Frame::to_serde`](crate::Frame::to_serde):
 /// framing errors and invalid JTOO (including trailing bytes and nesting
 /// deeper than 128) give the same [`FrameError`]s with the same positions
-/// and leave the stream unusable; a valid section that does not fit `T`
-/// (or an empty one) is [`FrameError::Decode`], after which the codec reads
+/// and leave the stream unusable; a valid section that does not fit the
+/// type (or an empty one) is [`FrameError::Decode`], after which the codec reads
 /// on (the frame was consumed).
 ///
 /// **Sending** serializes into a buffer the codec keeps (no allocation
@@ -111,29 +113,29 @@ impl<T> WithBinary<T> {
 /// let reply: Option<Result<Vec<i64>, _>> = framed.next().await;
 /// # Ok(()) }
 /// ```
-pub struct TypedCodec<T> {
+pub struct TypedCodec<In, Out = In> {
     frames: FrameCodec,
     /// The serialize buffer, kept between messages.
     scratch: Vec<u8>,
-    // `fn() -> T`: the codec holds no `T`, so it is `Send` and `Sync`
-    // whatever `T` is.
-    message: PhantomData<fn() -> T>,
+    // `fn(Out) -> In`: the codec holds no message, so it is `Send` and
+    // `Sync` whatever the message types are.
+    messages: PhantomData<fn(Out) -> In>,
 }
 
-impl<T> TypedCodec<T> {
+impl<In, Out> TypedCodec<In, Out> {
     /// Over a default [`FrameCodec`] (each section up to `ffffff` bytes).
-    pub fn new() -> TypedCodec<T> {
+    pub fn new() -> TypedCodec<In, Out> {
         TypedCodec::with_frame_codec(FrameCodec::new())
     }
 
     /// Over the given frame codec: its limits, and its state (use it with
     /// `Framed::map_codec` after a handshake, which keeps the bytes already
     /// read).
-    pub fn with_frame_codec(frames: FrameCodec) -> TypedCodec<T> {
+    pub fn with_frame_codec(frames: FrameCodec) -> TypedCodec<In, Out> {
         TypedCodec {
             frames,
             scratch: Vec::new(),
-            message: PhantomData,
+            messages: PhantomData,
         }
     }
 
@@ -225,30 +227,31 @@ fn read_section<T: DeserializeOwned>(jtoo: &[u8]) -> Result<T, FrameError> {
     })
 }
 
-impl<T> Default for TypedCodec<T> {
-    fn default() -> TypedCodec<T> {
+impl<In, Out> Default for TypedCodec<In, Out> {
+    fn default() -> TypedCodec<In, Out> {
         TypedCodec::new()
     }
 }
 
-impl<T> Clone for TypedCodec<T> {
+impl<In, Out> Clone for TypedCodec<In, Out> {
     /// A codec with the same limits and decoding state and an empty
     /// serialize buffer.
-    fn clone(&self) -> TypedCodec<T> {
+    fn clone(&self) -> TypedCodec<In, Out> {
         TypedCodec::with_frame_codec(self.frames.clone())
     }
 }
 
-impl<T> fmt::Debug for TypedCodec<T> {
+impl<In, Out> fmt::Debug for TypedCodec<In, Out> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TypedCodec")
-            .field("message", &std::any::type_name::<T>())
+            .field("in", &std::any::type_name::<In>())
+            .field("out", &std::any::type_name::<Out>())
             .field("frames", &self.frames)
             .finish()
     }
 }
 
-impl<T: DeserializeOwned> Decoder for TypedCodec<T> {
+impl<T: DeserializeOwned, Out> Decoder for TypedCodec<T, Out> {
     type Item = T;
     type Error = FrameError;
 
@@ -276,7 +279,7 @@ impl<T: DeserializeOwned> Decoder for TypedCodec<T> {
     }
 }
 
-impl<T: DeserializeOwned> Decoder for TypedCodec<WithBinary<T>> {
+impl<T: DeserializeOwned, Out> Decoder for TypedCodec<WithBinary<T>, Out> {
     type Item = WithBinary<T>;
     type Error = FrameError;
 
@@ -302,7 +305,7 @@ impl<T: DeserializeOwned> Decoder for TypedCodec<WithBinary<T>> {
     }
 }
 
-impl<T: Serialize> Encoder<T> for TypedCodec<T> {
+impl<In, T: Serialize> Encoder<T> for TypedCodec<In, T> {
     type Error = FrameError;
 
     /// Writes `item` as a frame.
@@ -315,7 +318,7 @@ impl<T: Serialize> Encoder<T> for TypedCodec<T> {
     }
 }
 
-impl<T: Serialize> Encoder<&T> for TypedCodec<T> {
+impl<In, T: Serialize> Encoder<&T> for TypedCodec<In, T> {
     type Error = FrameError;
 
     /// Writes `item` as a frame.
@@ -327,7 +330,7 @@ impl<T: Serialize> Encoder<&T> for TypedCodec<T> {
     }
 }
 
-impl<T: Serialize> Encoder<WithBinary<T>> for TypedCodec<WithBinary<T>> {
+impl<In, T: Serialize> Encoder<WithBinary<T>> for TypedCodec<In, WithBinary<T>> {
     type Error = FrameError;
 
     /// Writes `item.value` as the JTOO section and `item.binary` as the
@@ -341,7 +344,7 @@ impl<T: Serialize> Encoder<WithBinary<T>> for TypedCodec<WithBinary<T>> {
     }
 }
 
-impl<T: Serialize> Encoder<&WithBinary<T>> for TypedCodec<WithBinary<T>> {
+impl<In, T: Serialize> Encoder<&WithBinary<T>> for TypedCodec<In, WithBinary<T>> {
     type Error = FrameError;
 
     /// As for an owned `WithBinary<T>`.

@@ -588,3 +588,32 @@ async fn thousand_concurrent_typed_clients() {
     drop(open);
     assert_eq!(server.await.unwrap(), CLIENTS as u64 * MESSAGES);
 }
+
+#[test]
+fn request_and_reply_types_and_the_readme_wire_example() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    enum Request {
+        Add { a: i64, b: i64 },
+        Neg(i64),
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Reply {
+        value: i64,
+    }
+    let mut client = TypedCodec::<Reply, Request>::new();
+    let mut server = FrameCodec::builder().new_typed_codec::<Request>();
+    let mut wire = BytesMut::new();
+    client
+        .encode(Request::Add { a: 2, b: 40 }, &mut wire)
+        .unwrap();
+    assert_eq!(&wire[..], b"000016 000000 [\"Add\":[\"a\":2,\"b\":40]] \n");
+    client.encode(&Request::Neg(7), &mut wire).unwrap();
+    assert_eq!(
+        server.decode(&mut wire).unwrap(),
+        Some(Request::Add { a: 2, b: 40 })
+    );
+    assert_eq!(server.decode(&mut wire).unwrap(), Some(Request::Neg(7)));
+    let mut replies = TypedCodec::<Request, Reply>::with_frame_codec(server.into_frame_codec());
+    replies.encode(Reply { value: 42 }, &mut wire).unwrap();
+    assert_eq!(client.decode(&mut wire).unwrap(), Some(Reply { value: 42 }));
+}
