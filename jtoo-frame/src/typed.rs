@@ -150,8 +150,8 @@ impl<In, Out> TypedCodec<In, Out> {
         &self.frames
     }
 
-    /// The frame codec underneath, to read or write untyped [`Frame`]s
-    /// (crate::Frame) on the same stream.
+    /// The frame codec underneath, to read or write untyped
+    /// [`Frame`](crate::Frame)s on the same stream.
     pub fn frame_codec_mut(&mut self) -> &mut FrameCodec {
         &mut self.frames
     }

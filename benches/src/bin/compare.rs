@@ -561,12 +561,8 @@ fn message_rows(t: &mut Table<'_>) -> Result<(), BoxError> {
             timed(|| messages::decode_typed(&mut b).map(drop))
         })
     };
-    let peers: [(
-        &'static str,
-        Option<f64>,
-        &BytesMut,
-        fn(&mut BytesMut) -> Result<usize, BoxError>,
-    ); 3] = [
+    type Decode = fn(&mut BytesMut) -> Result<usize, BoxError>;
+    let peers: [(&'static str, Option<f64>, &BytesMut, Decode); 3] = [
         (
             "JSON lines + serde_json from_str",
             Some(1.00),
