@@ -162,6 +162,28 @@ impl Frame {
         })
     }
 
+    /// The former name of [`Frame::to_serde`].
+    ///
+    /// # Errors
+    /// As [`Frame::to_serde`].
+    #[deprecated(since = "0.1.0", note = "renamed `Frame::to_serde`")]
+    pub fn decode<'de, T: serde::Deserialize<'de>>(&'de self) -> Result<T, jtoo_serde::Error> {
+        self.to_serde()
+    }
+
+    /// The former name of [`Frame::from_serde`], with its former error
+    /// type.
+    ///
+    /// # Errors
+    /// As [`Frame::from_serde`], as a `jtoo-serde` error.
+    #[deprecated(since = "0.1.0", note = "renamed `Frame::from_serde`")]
+    pub fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<Frame, jtoo_serde::Error> {
+        Frame::from_serde(value).map_err(|e| match e {
+            FrameError::Encode(e) => e,
+            other => jtoo_serde::Error::message(other),
+        })
+    }
+
     /// The JTOO and binary sections.
     pub fn into_parts(self) -> (Option<Bytes>, Bytes) {
         (self.jtoo, self.binary)

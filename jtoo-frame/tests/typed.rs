@@ -617,3 +617,12 @@ fn request_and_reply_types_and_the_readme_wire_example() {
     replies.encode(Reply { value: 42 }, &mut wire).unwrap();
     assert_eq!(client.decode(&mut wire).unwrap(), Some(Reply { value: 42 }));
 }
+
+#[test]
+#[allow(deprecated)]
+fn the_former_names_are_aliases() {
+    let f = Frame::encode(&msg(3)).unwrap();
+    assert_eq!(f, Frame::from_serde(&msg(3)).unwrap());
+    assert_eq!(f.decode::<Msg>().unwrap(), msg(3));
+    assert!(Frame::encode(&f64::NAN).unwrap_err().is_data());
+}
