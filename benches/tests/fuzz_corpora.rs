@@ -78,6 +78,11 @@ fn frame_stream_corpus() {
 }
 
 #[test]
+fn typed_stream_corpus() {
+    replay("typed_stream");
+}
+
+#[test]
 fn jte_osc_corpus() {
     replay("jte_osc");
 }

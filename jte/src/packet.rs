@@ -2,7 +2,7 @@
 
 use crate::JteError;
 use jtoo::{Item, Pair, Value};
-use jtoo_frame::Frame;
+use jtoo_frame::{Frame, FrameError};
 use serde_json::{Map, Value as Json};
 
 /// A JSON Terminal Escapes packet.
@@ -30,7 +30,7 @@ use serde_json::{Map, Value as Json};
 /// ```
 ///
 /// `Packet` also implements serde's traits (for `jtoo-serde`:
-/// [`Frame::decode`](jtoo_frame::Frame::decode) gives a packet without building
+/// [`Frame::to_serde`](jtoo_frame::Frame::to_serde) gives a packet without building
 /// the top-level record; `jtoo_serde::to_vec` writes the same bytes as
 /// [`Packet::to_jtoo`]). Its `Deserialize` accepts exactly what
 /// [`Packet::from_value`] accepts: string keys only, unknown keys ignored,
@@ -370,7 +370,10 @@ impl Packet {
     pub fn to_frame(&self) -> Result<Frame, JteError> {
         // Straight from the fields through serde (the same bytes as
         // `to_jtoo`), without building the record first.
-        Frame::encode(self).map_err(JteError::Encode)
+        Frame::from_serde(self).map_err(|e| match e {
+            FrameError::Encode(e) => JteError::Encode(e),
+            other => JteError::Frame(other),
+        })
     }
 
     /// Reads the packet in a frame's JTOO section.

@@ -88,7 +88,7 @@ fn samples_and_edges_read_as_the_reference_reads_them() {
         let want = reference(text.as_bytes());
         let got = Packet::from_jtoo(text.as_bytes());
         assert!(same(&got, &want), "{text}: {got:?} vs {want:?}");
-        // serde (`Frame::decode`) agrees on what is a packet.
+        // serde (`Frame::to_serde`) agrees on what is a packet.
         let serde = jtoo_serde::from_slice::<Packet>(text.as_bytes());
         match (&serde, &want) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),

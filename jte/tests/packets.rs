@@ -97,8 +97,8 @@ fn jte_corpus_packets_in_both_encodings() {
             "{at}"
         );
         let frame = p.to_frame().unwrap();
-        assert_eq!(frame.decode::<Packet>().unwrap(), p, "{at}");
-        assert_eq!(Frame::encode(&p).unwrap(), frame, "{at}");
+        assert_eq!(frame.to_serde::<Packet>().unwrap(), p, "{at}");
+        assert_eq!(Frame::from_serde(&p).unwrap(), frame, "{at}");
     }
 }
 

@@ -13,6 +13,7 @@ mod frame;
 mod greeting;
 mod handshake;
 mod parsed;
+mod typed;
 
 /// The `bytes`, `futures` and `tokio_util` crates this crate is built with,
 /// so users of its types need no version-matched dependencies of their own.
@@ -27,3 +28,4 @@ pub use greeting::{
     GREETING_MAX_LEN, Greeting, UNSUPPORTED_PROTOCOL_REPLY, is_unsupported_protocol_reply,
 };
 pub use handshake::{DEFAULT_HANDSHAKE_TIMEOUT, Handshake, client_handshake, server_handshake};
+pub use typed::{TypedCodec, WithBinary};

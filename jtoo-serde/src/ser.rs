@@ -114,10 +114,21 @@ impl<W: io::Write> Serializer<W> {
 }
 
 impl Serializer<io::Sink> {
-    /// An in-memory serializer whose buffer is the whole output.
-    pub(crate) fn buffer(capacity: usize) -> Self {
+    /// An in-memory serializer that appends to `buf` (keeping what it
+    /// holds); [`Serializer::into_vec`] gives the buffer back. Reusing one
+    /// buffer across values serializes without allocating once it has
+    /// grown to the largest value.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut ser = jtoo_serde::Serializer::from_vec(b"msg: ".to_vec());
+    /// [1, 2].serialize(&mut ser)?;
+    /// assert_eq!(ser.into_vec(), b"msg: [1,2]");
+    /// # Ok::<(), jtoo_serde::Error>(())
+    /// ```
+    pub fn from_vec(buf: Vec<u8>) -> Self {
         Serializer {
-            out: Vec::with_capacity(capacity),
+            out: buf,
             writer: io::sink(),
             stream: false,
             flushed: 0,
@@ -130,7 +141,9 @@ impl Serializer<io::Sink> {
         }
     }
 
-    pub(crate) fn into_vec(self) -> Vec<u8> {
+    /// The buffer of a serializer made by [`Serializer::from_vec`]: what it
+    /// held, then everything serialized.
+    pub fn into_vec(self) -> Vec<u8> {
         self.out
     }
 }

@@ -15,8 +15,10 @@ use arbitrary::{Arbitrary, Unstructured};
 use bytes::BytesMut;
 use jte::osc::{OscScanner, TermEvent};
 use jtoo::Value;
-use jtoo_frame::{Frame, FrameCodec, GREETING_MAX_LEN, Greeting};
-use tokio_util::codec::Decoder;
+use jtoo_frame::{Frame, FrameCodec, FrameError, GREETING_MAX_LEN, Greeting, TypedCodec};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio_util::codec::{Decoder, Encoder};
 
 /// Every target: its name (as in `fuzz/fuzz_targets/NAME.rs` and
 /// `fuzz/corpus/NAME/`) and its body.
@@ -26,6 +28,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("value_roundtrip", value_roundtrip),
     ("serde_roundtrip", serde_roundtrip),
     ("frame_stream", frame_stream),
+    ("typed_stream", typed_stream),
     ("jte_osc", jte_osc),
     ("greeting", greeting),
 ];
@@ -304,7 +307,7 @@ pub fn frame_stream(data: &[u8]) {
         assert!(f.encoded_len() <= max_frame);
         // A decoded frame re-encodes to exactly its bytes (checked through
         // a fresh decode: the frame's JTOO section is canonical).
-        let bytes = f.to_bytes();
+        let bytes = f.to_bytes().expect("a decoded frame is within ffffff");
         let mut buf = BytesMut::from(&bytes[..]);
         let again = codec().decode(&mut buf);
         assert!(matches!(again, Ok(Some(ref g)) if g == f) && buf.is_empty());
@@ -316,6 +319,144 @@ pub fn frame_stream(data: &[u8]) {
         while let Ok(Some(_)) = c.decode(&mut buf) {}
         if c.is_failed() {
             assert!(c.decode(&mut buf).is_err());
+        }
+    }
+}
+
+/// What `decoder` answers, call by call, to `stream` fed in chunks of
+/// `chunk + 1` bytes (all at once for `None`), as comparable text; stops
+/// at the end, at an error that leaves the codec unusable, or after 64
+/// answers.
+fn typed_answers<D>(mut decoder: D, stream: &[u8], chunk: Option<u8>) -> Vec<String>
+where
+    D: Decoder<Error = FrameError>,
+    D::Item: std::fmt::Debug,
+{
+    const MAX: usize = 64;
+    let step = chunk.map_or(stream.len().max(1), |c| usize::from(c) + 1);
+    let mut buf = BytesMut::new();
+    let mut out = Vec::new();
+    // Records one answer; `Some(done)` when there was one.
+    let record = |r: Result<Option<D::Item>, FrameError>, out: &mut Vec<String>| match r {
+        Ok(Some(item)) => {
+            out.push(format!("{item:?}"));
+            Some(false)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            out.push(format!("error {e:?}"));
+            Some(!e.is_recoverable())
+        }
+    };
+    for piece in stream.chunks(step) {
+        buf.extend_from_slice(piece);
+        while out.len() < MAX {
+            match record(decoder.decode(&mut buf), &mut out) {
+                None => break,
+                Some(true) => return out,
+                Some(false) => {}
+            }
+        }
+    }
+    while out.len() < MAX {
+        match record(decoder.decode_eof(&mut buf), &mut out) {
+            None | Some(true) => break,
+            Some(false) => {}
+        }
+    }
+    out
+}
+
+/// The reference of `typed_stream`: every frame validated by `FrameCodec`,
+/// then deserialized with `Frame::to_serde`.
+struct TwoPass<T>(FrameCodec, std::marker::PhantomData<T>);
+
+impl<T: DeserializeOwned> Decoder for TwoPass<T> {
+    type Item = T;
+    type Error = FrameError;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<T>, FrameError> {
+        self.0
+            .decode(buf)
+            .and_then(|f| f.map(read_frame).transpose())
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<T>, FrameError> {
+        self.0
+            .decode_eof(buf)
+            .and_then(|f| f.map(read_frame).transpose())
+    }
+}
+
+fn read_frame<T: DeserializeOwned>(f: Frame) -> Result<T, FrameError> {
+    let value = f.to_serde::<T>().map_err(FrameError::Decode)?;
+    match f.binary().len() {
+        0 => Ok(value),
+        length => Err(FrameError::UnexpectedBinary { length }),
+    }
+}
+
+fn typed_case<T>(stream: &[u8], chunk: u8)
+where
+    T: DeserializeOwned + Serialize + std::fmt::Debug + PartialEq,
+{
+    let codec = || FrameCodec::builder().max_jtoo_len(4096).new_codec();
+    let want = typed_answers(
+        TwoPass::<T>(codec(), std::marker::PhantomData),
+        stream,
+        None,
+    );
+    let got = typed_answers(TypedCodec::<T>::with_frame_codec(codec()), stream, None);
+    assert_eq!(got, want, "one pass and validate-then-decode differ");
+    let chunked = typed_answers(
+        TypedCodec::<T>::with_frame_codec(codec()),
+        stream,
+        Some(chunk),
+    );
+    assert_eq!(chunked, want, "chunking changed the typed reading");
+    // Every message read back is written again and reads back the same.
+    let mut codec = TypedCodec::<T>::with_frame_codec(codec());
+    let mut buf = BytesMut::from(stream);
+    while let Ok(Some(m)) = codec.decode(&mut buf) {
+        let mut out = BytesMut::new();
+        let mut again = TypedCodec::<T>::new();
+        if again.encode(&m, &mut out).is_ok() {
+            assert_eq!(again.decode(&mut out).ok().flatten().as_ref(), Some(&m));
+        }
+    }
+}
+
+/// `data[0]` picks the message type (bits 0-1: `jtoo::Value`, the derived
+/// `serde_types::Root`, `Vec<String>`, `IgnoredAny`) and the chunking;
+/// `data[1..]` is a frame stream. `TypedCodec` reads it exactly as
+/// validate-then-decode does (`FrameCodec`, then `Frame::to_serde`: the
+/// same messages, the same errors at the same positions, the same
+/// recovery), in any chunking, and every message it reads writes back to a
+/// frame that reads the same.
+pub fn typed_stream(data: &[u8]) {
+    let Some((&control, stream)) = data.split_first() else {
+        return;
+    };
+    let chunk = control >> 2;
+    match control & 3 {
+        0 => typed_case::<Value>(stream, chunk),
+        1 => typed_case::<serde_types::Root>(stream, chunk),
+        2 => typed_case::<Vec<String>>(stream, chunk),
+        _ => {
+            // Nothing to write back for `IgnoredAny`: compare the readings.
+            let codec = || FrameCodec::builder().max_jtoo_len(4096).new_codec();
+            type Skip = serde::de::IgnoredAny;
+            let want = typed_answers(
+                TwoPass::<Skip>(codec(), std::marker::PhantomData),
+                stream,
+                None,
+            );
+            let got = typed_answers(
+                TypedCodec::<Skip>::with_frame_codec(codec()),
+                stream,
+                Some(chunk),
+            );
+            assert_eq!(got, want, "one pass and validate-then-decode differ");
         }
     }
 }

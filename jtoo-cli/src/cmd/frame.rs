@@ -338,7 +338,13 @@ fn encode(file: Option<PathBuf>) -> u8 {
                 );
                 return out.finish(1);
             }
-            Ok(frame) => out.write(&frame.to_bytes()),
+            Ok(frame) => match frame.to_bytes() {
+                Ok(bytes) => out.write(&bytes),
+                Err(e) => {
+                    say!("{}:{number}: {e}", input.name);
+                    return out.finish(1);
+                }
+            },
             Err(msg) => {
                 say!("{}:{number}: {msg}", input.name);
                 return out.finish(1);
