@@ -31,6 +31,9 @@ use tokio_util::codec::{Decoder, Encoder};
 
 const HEADER_LEN: usize = 14;
 
+/// The most the decoder reserves at once for a frame's body (64 KiB).
+const MAX_RESERVE_STEP: usize = 64 * 1024;
+
 /// The JTOO frame codec: decodes [`Frame`]s from a byte stream and encodes
 /// them to it.
 ///
@@ -303,8 +306,12 @@ impl FrameCodec {
                     return self.fail(e);
                 }
                 self.state = State::Body { jlen, blen };
+                // Room for the body as it arrives, in bounded steps: never
+                // reserve what the peer merely declared (a 14-byte header
+                // may declare 32 MiB). Later reads grow the buffer
+                // geometrically with the bytes that did arrive.
                 if let Some(missing) = total.checked_sub(buf.len()) {
-                    buf.reserve(missing);
+                    buf.reserve(missing.min(MAX_RESERVE_STEP));
                 }
                 (jlen, blen)
             }
