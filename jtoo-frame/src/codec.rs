@@ -420,7 +420,7 @@ impl Decoder for FrameCodec {
 }
 
 impl FrameCodec {
-    fn check_encode(&self, frame: &Frame) -> Result<usize, FrameError> {
+    pub(crate) fn check_encode(&self, frame: &Frame) -> Result<usize, FrameError> {
         check_len(Section::Jtoo, frame.jtoo_len(), self.max_jtoo_len)?;
         check_len(Section::Binary, frame.binary().len(), self.max_binary_len)?;
         let total = frame.encoded_len();

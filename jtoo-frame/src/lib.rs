@@ -13,6 +13,7 @@ mod frame;
 mod greeting;
 mod handshake;
 pub mod jte;
+pub mod server;
 
 /// The `bytes`, `futures` and `tokio_util` crates this crate is built with,
 /// so users of its types need no version-matched dependencies of their own.
