@@ -826,6 +826,10 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
                 buf.clear();
                 write_frame(&frame, buf);
                 io.write_all(buf).await?;
+                // Idle connections keep no large copy around.
+                if buf.capacity() > MIN_READ {
+                    *buf = BytesMut::new();
+                }
             } else {
                 let mut pieces = Pieces::of(&frame);
                 write_frame(&frame, &mut pieces);
