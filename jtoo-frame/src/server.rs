@@ -111,6 +111,8 @@ const REFUSAL_TIMEOUT: Duration = Duration::from_secs(1);
 /// step in which a long frame's buffer grows).
 const MIN_READ: usize = 8 * 1024;
 const MAX_READ: usize = 1024 * 1024;
+/// The most read-buffer capacity a connection keeps between frames.
+const KEPT_CAPACITY: usize = 8 * MIN_READ;
 /// Frames up to this length are written from one copy; longer ones straight
 /// from their sections.
 const COPY_WRITE_MAX: usize = 64 * 1024;
@@ -764,6 +766,14 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
     /// The peer broke the framing, a timeout expired, the budget stayed
     /// full, or reading failed. The connection is unusable afterwards.
     pub async fn recv(&mut self) -> Result<Option<Frame>, ConnectionError> {
+        // A buffer grown for a long frame is not kept for the next ones:
+        // a thousand connections that each once received 256 KiB would
+        // otherwise hold 256 MiB the budget no longer counts.
+        if self.read_buf.capacity() > KEPT_CAPACITY && self.read_buf.len() <= MIN_READ {
+            let mut small = BytesMut::with_capacity(MIN_READ);
+            small.extend_from_slice(&self.read_buf);
+            self.read_buf = small;
+        }
         self.charge.shrink_to(self.read_buf.len());
         loop {
             if let Some(frame) = decode_next(&mut self.codec, &mut self.read_buf, self.eof)? {
@@ -827,7 +837,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
                 write_frame(&frame, buf);
                 io.write_all(buf).await?;
                 // Idle connections keep no large copy around.
-                if buf.capacity() > MIN_READ {
+                if buf.capacity() > KEPT_CAPACITY {
                     *buf = BytesMut::new();
                 }
             } else {
@@ -1154,6 +1164,32 @@ mod tests {
         let f = Frame::from_binary(vec![3u8; 900_000]);
         c.send(f.clone()).await.unwrap();
         assert_eq!(c.next().await.unwrap().unwrap(), f);
+    }
+
+    /// Found by the soak test: after one long frame, a connection kept
+    /// its grown read buffer (and each of a thousand clients held 256 KiB
+    /// or more outside the budget).
+    #[tokio::test(start_paused = true)]
+    async fn a_buffer_grown_for_a_long_frame_is_not_kept() {
+        let budget = Arc::new(Semaphore::new(1 << 30));
+        let (client, server_io) = tokio::io::duplex(1 << 20);
+        let peer = SocketAddr::from(([127, 0, 0, 1], 1));
+        let server = echo_server();
+        let accept = Connection::establish(&server, server_io, peer, budget);
+        let greeting = Greeting::new("echo/1");
+        let hello = client_handshake(client, &greeting);
+        let (conn, framed) = tokio::join!(accept, hello);
+        let (mut conn, mut framed) = (conn.unwrap(), framed.unwrap());
+        let long = Frame::from_binary(vec![1u8; 600_000]);
+        framed.send(long.clone()).await.unwrap();
+        assert_eq!(conn.recv().await.unwrap(), Some(long));
+        framed.send(Frame::empty()).await.unwrap();
+        assert_eq!(conn.recv().await.unwrap(), Some(Frame::empty()));
+        assert!(
+            conn.read_buf.capacity() <= KEPT_CAPACITY,
+            "kept {} bytes of buffer",
+            conn.read_buf.capacity()
+        );
     }
 
     #[tokio::test(start_paused = true)]
