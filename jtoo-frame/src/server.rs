@@ -686,6 +686,8 @@ pub struct Connection<T = TcpStream> {
     io: T,
     codec: FrameCodec,
     read_buf: BytesMut,
+    /// The read buffer grew over [`KEPT_CAPACITY`] for a long frame.
+    grown: bool,
     write_buf: BytesMut,
     eof: bool,
     greeting: Greeting,
@@ -735,6 +737,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
             io: parts.io,
             codec: parts.codec,
             read_buf: parts.read_buf,
+            grown: false,
             write_buf: parts.write_buf,
             eof: false,
             greeting,
@@ -769,10 +772,13 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
         // A buffer grown for a long frame is not kept for the next ones:
         // a thousand connections that each once received 256 KiB would
         // otherwise hold 256 MiB the budget no longer counts.
-        if self.read_buf.capacity() > KEPT_CAPACITY && self.read_buf.len() <= MIN_READ {
-            let mut small = BytesMut::with_capacity(MIN_READ);
+        // (After frames were split off, the buffer's own capacity looks
+        // small while it still holds the whole allocation: so remember.)
+        if self.grown && self.read_buf.len() <= KEPT_CAPACITY {
+            let mut small = BytesMut::with_capacity(MIN_READ.max(self.read_buf.len()));
             small.extend_from_slice(&self.read_buf);
             self.read_buf = small;
+            self.grown = false;
         }
         self.charge.shrink_to(self.read_buf.len());
         loop {
@@ -811,6 +817,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
                 }
             }
             self.read_buf.reserve(step);
+            self.grown |= self.read_buf.capacity() > KEPT_CAPACITY;
             let mut limited = (&mut self.io).take(step as u64);
             let read = limited.read_buf(&mut self.read_buf);
             match timeout_at(deadline, read).await {
@@ -1182,13 +1189,17 @@ mod tests {
         let (mut conn, mut framed) = (conn.unwrap(), framed.unwrap());
         let long = Frame::from_binary(vec![1u8; 600_000]);
         framed.send(long.clone()).await.unwrap();
-        assert_eq!(conn.recv().await.unwrap(), Some(long));
+        let got = conn.recv().await.unwrap().unwrap();
+        assert_eq!(got, long);
         framed.send(Frame::empty()).await.unwrap();
         assert_eq!(conn.recv().await.unwrap(), Some(Frame::empty()));
+        assert!(conn.read_buf.capacity() <= KEPT_CAPACITY);
+        // The long frame's allocation is no longer shared with the read
+        // buffer: dropping the frame frees it.
+        let (_, binary) = got.into_parts();
         assert!(
-            conn.read_buf.capacity() <= KEPT_CAPACITY,
-            "kept {} bytes of buffer",
-            conn.read_buf.capacity()
+            binary.is_unique(),
+            "the read buffer still holds the long frame's allocation"
         );
     }
 
