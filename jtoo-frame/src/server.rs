@@ -816,7 +816,13 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
                     Err(_) => return Err(ConnectionError::Budget),
                 }
             }
-            self.read_buf.reserve(step);
+            // Exactly the charged room (`reserve` would round up to
+            // double the buffer).
+            if self.read_buf.capacity() - len < step {
+                let mut bigger = BytesMut::with_capacity(len + step);
+                bigger.extend_from_slice(&self.read_buf);
+                self.read_buf = bigger;
+            }
             self.grown |= self.read_buf.capacity() > KEPT_CAPACITY;
             let mut limited = (&mut self.io).take(step as u64);
             let read = limited.read_buf(&mut self.read_buf);
