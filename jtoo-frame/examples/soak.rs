@@ -302,15 +302,33 @@ async fn churner(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
     }
 }
 
-/// The server's resident memory, its peak, and open descriptors.
-fn sample(pid: u32) -> Option<(u64, u64, usize)> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kib = |key: &str| -> Option<u64> {
-        let line = status.lines().find(|l| l.starts_with(key))?;
-        line.split_whitespace().nth(1)?.parse().ok()
-    };
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count();
-    Some((kib("VmRSS:")?, kib("VmHWM:")?, fds))
+/// The server's peak resident memory and descriptors, and whether it is
+/// still there.
+struct Peaks {
+    rss_kib: u64,
+    fds: usize,
+    alive: bool,
+}
+
+impl Peaks {
+    /// Reads `/proc/PID` (when there is a PID).
+    fn sample(&mut self, pid: Option<u32>) {
+        let Some(pid) = pid else { return };
+        let read = || -> Option<(u64, usize)> {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let hwm = line.split_whitespace().nth(1)?.parse().ok()?;
+            let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count();
+            Some((hwm, fds))
+        };
+        match read() {
+            Some((hwm, fds)) => {
+                self.rss_kib = self.rss_kib.max(hwm);
+                self.fds = self.fds.max(fds);
+            }
+            None => self.alive = false,
+        }
+    }
 }
 
 #[tokio::main]
@@ -349,19 +367,15 @@ async fn main() -> std::process::ExitCode {
     }
 
     // Sample the server every second until the end.
-    let (mut peak_rss, mut peak_fds, mut alive) = (0u64, 0usize, true);
+    let mut peaks = Peaks {
+        rss_kib: 0,
+        fds: 0,
+        alive: true,
+    };
     let mut last_print = start;
-    while Instant::now() < end && alive {
+    while Instant::now() < end && peaks.alive {
         sleep(Duration::from_secs(1)).await;
-        if let Some(pid) = cfg.pid {
-            match sample(pid) {
-                Some((_, hwm, fds)) => {
-                    peak_rss = peak_rss.max(hwm);
-                    peak_fds = peak_fds.max(fds);
-                }
-                None => alive = false,
-            }
-        }
+        peaks.sample(cfg.pid);
         if last_print.elapsed() >= Duration::from_secs(30) {
             last_print = Instant::now();
             eprintln!(
@@ -369,8 +383,8 @@ async fn main() -> std::process::ExitCode {
                 start.elapsed().as_secs(),
                 stats.echoed.load(Relaxed),
                 stats.honest_errors.load(Relaxed),
-                peak_rss / 1024,
-                peak_fds
+                peaks.rss_kib / 1024,
+                peaks.fds
             );
         }
     }
@@ -386,15 +400,12 @@ async fn main() -> std::process::ExitCode {
     })
     .await
     .is_ok();
-    if let Some(pid) = cfg.pid {
-        match sample(pid) {
-            Some((_, hwm, fds)) => {
-                peak_rss = peak_rss.max(hwm);
-                peak_fds = peak_fds.max(fds);
-            }
-            None => alive = false,
-        }
-    }
+    peaks.sample(cfg.pid);
+    let Peaks {
+        rss_kib: peak_rss,
+        fds: peak_fds,
+        alive,
+    } = peaks;
 
     let get = |c: &AtomicU64| c.load(Relaxed);
     let s = &stats;

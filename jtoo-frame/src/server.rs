@@ -20,9 +20,13 @@
 //! 16 KiB during its handshake (the greeting limit), then the bytes of its
 //! incomplete frame plus the room of its next read (8 KiB to 1 MiB, growing
 //! with the bytes that arrived, never with a declared length), and a frame
-//! it received until the handler asks for the next one. Buffers grow
-//! geometrically, so resident memory for them stays within about twice the
-//! budget. Frames longer than the budget are refused at their header.
+//! it received until the handler asks for the next one. The read buffer
+//! is allocated to exactly the charged room, and replaced by a small one
+//! after a long frame. Not counted: the allocator's overhead and
+//! fragmentation, up to 64 KiB per connection that the codec reserves when
+//! a frame's header arrives, and what the handler allocates itself.
+//! Frames longer than the budget are refused at their header. (The soak
+//! test's record, `RELIABILITY.md` in the repository, measures the whole.)
 //!
 //! **Accept errors** (such as running out of file descriptors) never stop
 //! the server: it backs off, from 5 ms doubling to 1 s, while the error
