@@ -294,14 +294,16 @@ impl Server {
         }
     }
 
-    /// The accept loop over any [`Listen`]er.
-    async fn serve_listener<L, F, Fut>(
+    /// As [`serve_with_shutdown`](Server::serve_with_shutdown), over any
+    /// [`Listener`]: a TLS acceptor, a Unix socket, an in-memory source
+    /// in tests.
+    pub async fn serve_listener<L, F, Fut>(
         &self,
         mut listener: L,
         handler: F,
         shutdown: impl Future<Output = ()>,
     ) where
-        L: Listen,
+        L: Listener,
         F: Fn(Connection<L::Io>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ConnectionError>> + Send + 'static,
     {
@@ -354,15 +356,17 @@ impl Server {
     }
 }
 
-/// Something connections are accepted from.
-trait Listen: Send {
+/// Where a [`Server`] accepts connections from
+/// ([`Server::serve_listener`]); implemented for [`TcpListener`].
+pub trait Listener: Send {
     /// A connection's byte stream.
     type Io: AsyncRead + AsyncWrite + Unpin + Send + 'static;
-    /// The next connection.
+    /// The next connection and its peer's address. Errors are retried
+    /// with a back-off (see the [module documentation](self)).
     fn accept(&mut self) -> impl Future<Output = io::Result<(Self::Io, SocketAddr)>> + Send;
 }
 
-impl Listen for TcpListener {
+impl Listener for TcpListener {
     type Io = TcpStream;
     async fn accept(&mut self) -> io::Result<(TcpStream, SocketAddr)> {
         TcpListener::accept(self).await
@@ -939,7 +943,7 @@ mod tests {
     /// Connections handed over by the test; `Err` items are accept errors.
     struct Fake(mpsc::UnboundedReceiver<io::Result<DuplexStream>>);
 
-    impl Listen for Fake {
+    impl Listener for Fake {
         type Io = DuplexStream;
         async fn accept(&mut self) -> io::Result<(DuplexStream, SocketAddr)> {
             match self.0.recv().await {
@@ -1232,7 +1236,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn accept_errors_back_off_and_are_reported_at_most_once_a_second() {
         struct Failing(Arc<AtomicU64>);
-        impl Listen for Failing {
+        impl Listener for Failing {
             type Io = DuplexStream;
             async fn accept(&mut self) -> io::Result<(DuplexStream, SocketAddr)> {
                 // Past 10,000 calls (a spinning loop), stop answering.
