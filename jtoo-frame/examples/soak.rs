@@ -40,6 +40,9 @@ struct Stats {
     echoed: AtomicU64,
     corrupted: AtomicU64,
     honest_errors: AtomicU64,
+    /// Honest errors by kind: connect, handshake, send, no echo (closed,
+    /// error or 60 s timeout), wrong echo.
+    honest_by_kind: [AtomicU64; 5],
     busy: AtomicU64,
     header_only_cut: AtomicU64,
     slow_cut: AtomicU64,
@@ -134,23 +137,27 @@ fn greeting_bytes() -> Vec<u8> {
 async fn honest(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (id as u64 + 1));
     let mut seq = 0u64;
+    let failed = |kind: usize| {
+        stats.honest_errors.fetch_add(1, Relaxed);
+        stats.honest_by_kind[kind].fetch_add(1, Relaxed);
+    };
     sleep(Duration::from_millis(rng.next() % 5000)).await;
     'connection: while Instant::now() < end {
         let Ok(socket) = TcpStream::connect(addr).await else {
             stats.connect_errors.fetch_add(1, Relaxed);
-            stats.honest_errors.fetch_add(1, Relaxed);
+            failed(0);
             sleep(Duration::from_secs(1)).await;
             continue;
         };
         let Ok(mut framed) = client_handshake(socket, &Greeting::new(PROTOCOL)).await else {
-            stats.honest_errors.fetch_add(1, Relaxed);
+            failed(1);
             continue;
         };
         while Instant::now() < end {
             let frame = make_frame(id, seq, &mut rng);
             seq += 1;
             if framed.send(frame.clone()).await.is_err() {
-                stats.honest_errors.fetch_add(1, Relaxed);
+                failed(2);
                 continue 'connection;
             }
             stats.sent.fetch_add(1, Relaxed);
@@ -164,11 +171,11 @@ async fn honest(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
                     } else {
                         stats.corrupted.fetch_add(1, Relaxed);
                     }
-                    stats.honest_errors.fetch_add(1, Relaxed);
+                    failed(4);
                     continue 'connection;
                 }
                 _ => {
-                    stats.honest_errors.fetch_add(1, Relaxed);
+                    failed(3);
                     continue 'connection;
                 }
             }
@@ -427,6 +434,15 @@ async fn main() -> std::process::ExitCode {
         get(&s.corrupted),
         lost,
         get(&s.honest_errors)
+    );
+    let kinds = &s.honest_by_kind;
+    println!(
+        "honest errors by kind: connect {}, handshake {}, send {}, no echo {}, wrong echo {}",
+        get(&kinds[0]),
+        get(&kinds[1]),
+        get(&kinds[2]),
+        get(&kinds[3]),
+        get(&kinds[4])
     );
     println!(
         "churn: {} connections echoed, {} failed",

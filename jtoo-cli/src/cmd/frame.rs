@@ -371,8 +371,31 @@ fn encode(file: Option<PathBuf>) -> u8 {
     }
 }
 
+/// The listen backlog of `frame serve` (the kernel caps it at
+/// `net.core.somaxconn`): a burst of connections waits in it for `accept`
+/// instead of having its handshake packets dropped.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on the first address `listen` resolves to.
+async fn bind(listen: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let addr = tokio::net::lookup_host(listen)
+        .await?
+        .next()
+        .ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+        })?;
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 async fn serve(listen: String, server: Server) -> u8 {
-    let listener = match tokio::net::TcpListener::bind(&listen).await {
+    let listener = match bind(&listen).await {
         Ok(l) => l,
         Err(e) => {
             eprintln!("jtoo: cannot listen on {listen}: {e}");
