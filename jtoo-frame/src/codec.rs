@@ -31,8 +31,10 @@ use tokio_util::codec::{Decoder, Encoder};
 
 const HEADER_LEN: usize = 14;
 
-/// The most the decoder reserves at once for a frame's body (64 KiB).
-const MAX_RESERVE_STEP: usize = 64 * 1024;
+/// The most the decoder reserves at once for a frame's body (8 KiB, what
+/// tokio-util's `Framed` starts with): a thousand connections that each
+/// sent a header cost 8 MiB, not 32 GiB.
+const MAX_RESERVE_STEP: usize = 8 * 1024;
 
 /// The JTOO frame codec: decodes [`Frame`]s from a byte stream and encodes
 /// them to it.

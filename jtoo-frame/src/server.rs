@@ -23,7 +23,7 @@
 //! it received until the handler asks for the next one. The read buffer
 //! is allocated to exactly the charged room, and replaced by a small one
 //! after a long frame. Not counted: the allocator's overhead and
-//! fragmentation, up to 64 KiB per connection that the codec reserves when
+//! fragmentation, up to 8 KiB per connection that the codec reserves when
 //! a frame's header arrives, and what the handler allocates itself.
 //! Frames longer than the budget are refused at their header. (The soak
 //! test's record, `RELIABILITY.md` in the repository, measures the whole.)

@@ -171,7 +171,7 @@ fn declared_length_is_not_reserved_before_the_bytes_arrive() {
     let mut buf = BytesMut::from(&b"ffffff ffffff "[..]);
     assert!(matches!(codec.decode(&mut buf), Ok(None)));
     assert!(
-        buf.capacity() <= 128 * 1024,
+        buf.capacity() <= 64 * 1024,
         "reserved {} bytes for 14 that arrived",
         buf.capacity()
     );
