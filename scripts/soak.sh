@@ -31,7 +31,7 @@ NEVER_READERS=${NEVER_READERS:-20}
 CHURNERS=${CHURNERS:-20}
 LOG=${LOG:-target/soak-server.log}
 
-cargo build --quiet --profile "$PROFILE" -p jtoo-cli -p jtoo-frame --example soak
+cargo build --quiet --profile "$PROFILE" -p jtoo-cli --bin jtoo -p jtoo-frame --example soak
 dir=target/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
 
 ulimit -n 16384
