@@ -189,7 +189,7 @@ impl Server {
     /// the cap gets [`BUSY_REPLY`] and is closed.
     #[must_use]
     pub fn max_connections(mut self, n: usize) -> Server {
-        self.max_connections = n.max(1);
+        self.max_connections = n.clamp(1, Semaphore::MAX_PERMITS);
         self
     }
 
@@ -362,7 +362,9 @@ pub trait Listener: Send {
     /// A connection's byte stream.
     type Io: AsyncRead + AsyncWrite + Unpin + Send + 'static;
     /// The next connection and its peer's address. Errors are retried
-    /// with a back-off (see the [module documentation](self)).
+    /// with a back-off (see the [module documentation](self)). Must be
+    /// cancel safe, as [`TcpListener::accept`] is: the server may drop
+    /// the future before it completes.
     fn accept(&mut self) -> impl Future<Output = io::Result<(Self::Io, SocketAddr)>> + Send;
 }
 
@@ -729,7 +731,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
         budget: Arc<Semaphore>,
     ) -> Result<Connection<T>, HandshakeError> {
         let mut charge = Charge { budget, held: 0 };
-        let deadline = Instant::now() + server.greeting_timeout;
+        let deadline = after(Instant::now(), server.greeting_timeout);
         match timeout_at(deadline, charge.grow_to(GREETING_MAX_LEN)).await {
             Ok(Ok(())) => {}
             _ => return Err(HandshakeError::Timeout),
@@ -801,13 +803,13 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
             let (deadline, expired) = if self.read_buf.is_empty() {
                 self.frame_started = None;
                 (
-                    Instant::now() + self.idle_timeout,
+                    after(Instant::now(), self.idle_timeout),
                     ConnectionError::IdleTimeout(self.idle_timeout),
                 )
             } else {
                 let started = *self.frame_started.get_or_insert_with(Instant::now);
                 (
-                    started + self.frame_timeout,
+                    after(started, self.frame_timeout),
                     ConnectionError::FrameTimeout(self.frame_timeout),
                 )
             };
@@ -879,6 +881,14 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
             Err(_) => Err(ConnectionError::WriteTimeout(self.write_timeout)),
         }
     }
+}
+
+/// `start + d`, or about thirty years on when that overflows (a timeout
+/// of `Duration::MAX` means none).
+fn after(start: Instant, d: Duration) -> Instant {
+    start
+        .checked_add(d)
+        .unwrap_or_else(|| start + Duration::from_secs(30 * 365 * 86_400))
 }
 
 /// The next frame in `buf`: [`Decoder::decode`], or `decode_eof` once the
@@ -1024,6 +1034,25 @@ mod tests {
 
     fn echo_server() -> Server {
         Server::new(["echo/1"])
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn any_limit_is_accepted_without_panicking() {
+        for n in [0, 1, usize::MAX] {
+            let server = echo_server()
+                .max_connections(n)
+                .memory_budget(n)
+                .idle_timeout(Duration::MAX)
+                .frame_timeout(Duration::ZERO);
+            let mut s = start(server);
+            let mut c = s.greeted().await;
+            // A zero frame timeout cuts any frame that does not arrive in
+            // one piece; a whole one still echoes.
+            c.send(Frame::empty()).await.unwrap();
+            assert_eq!(c.next().await.unwrap().unwrap(), Frame::empty());
+            drop(c);
+            assert!(s.outcome().await.is_ok());
+        }
     }
 
     #[tokio::test(start_paused = true)]
