@@ -97,6 +97,11 @@ fn serde_roundtrip_corpus() {
     replay("serde_roundtrip");
 }
 
+#[test]
+fn server_session_corpus() {
+    replay("server_session");
+}
+
 /// Found by `serde_roundtrip` (`corpus/serde_roundtrip/crash-negative-integer-beyond-i128`,
 /// which the target skips): jtoo-serde read a negative integer below
 /// `i128::MIN` into a `jtoo::Value` without its sign. serde has no primitive

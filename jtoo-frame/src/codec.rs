@@ -32,6 +32,11 @@ use tokio_util::codec::{Decoder, Encoder};
 
 const HEADER_LEN: usize = 14;
 
+/// The most the decoder reserves at once for a frame's body (8 KiB, what
+/// tokio-util's `Framed` starts with): a thousand connections that each
+/// sent a header cost 8 MiB, not 32 GiB.
+const MAX_RESERVE_STEP: usize = 8 * 1024;
+
 /// The JTOO frame codec: decodes [`Frame`]s from a byte stream and encodes
 /// them to it.
 ///
@@ -326,8 +331,12 @@ impl FrameCodec {
                     return self.fail(e);
                 }
                 self.state = State::Body { jlen, blen };
+                // Room for the body as it arrives, in bounded steps: never
+                // reserve what the peer merely declared (a 14-byte header
+                // may declare 32 MiB). Later reads grow the buffer
+                // geometrically with the bytes that did arrive.
                 if let Some(missing) = total.checked_sub(buf.len()) {
-                    buf.reserve(missing);
+                    buf.reserve(missing.min(MAX_RESERVE_STEP));
                 }
                 (jlen, blen)
             }

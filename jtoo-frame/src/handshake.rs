@@ -131,7 +131,11 @@ impl Handshake {
         if !supported.iter().any(|p| p.as_ref() == greeting.protocol()) {
             let mut io = framed.into_parts().io;
             // Best effort: the connection is closed whatever happens here.
-            let _ = tokio::time::timeout(self.timeout, reply_505(&mut io)).await;
+            let _ = tokio::time::timeout(
+                self.timeout,
+                reply_and_close(&mut io, UNSUPPORTED_PROTOCOL_REPLY),
+            )
+            .await;
             return Err(HandshakeError::UnsupportedProtocol(
                 greeting.protocol().to_owned(),
             ));
@@ -141,8 +145,13 @@ impl Handshake {
     }
 }
 
-async fn reply_505<T: AsyncRead + AsyncWrite + Unpin>(io: &mut T) -> std::io::Result<()> {
-    io.write_all(UNSUPPORTED_PROTOCOL_REPLY).await?;
+/// Writes `reply` (a whole frame), closes the writing side and lingers
+/// briefly so the peer can read it: the 505 reply, the server's busy reply.
+pub(crate) async fn reply_and_close<T: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut T,
+    reply: &[u8],
+) -> std::io::Result<()> {
+    io.write_all(reply).await?;
     io.flush().await?;
     io.shutdown().await?;
     // Read and discard until the peer closes (or briefly): closing a TCP

@@ -13,6 +13,7 @@ mod frame;
 mod greeting;
 mod handshake;
 mod parsed;
+pub mod server;
 mod typed;
 
 /// The `bytes`, `futures` and `tokio_util` crates this crate is built with,

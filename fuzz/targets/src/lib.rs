@@ -31,6 +31,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("typed_stream", typed_stream),
     ("jte_osc", jte_osc),
     ("greeting", greeting),
+    ("server_session", server_session),
 ];
 
 /// The body of the target called `name`, if there is one.
@@ -668,4 +669,215 @@ fn is_wrapped(value: &Option<Value>) -> bool {
         value.as_ref().and_then(Value::as_list).map(Vec::as_slice),
         Some([jtoo::Item::Value(Value::List(_))])
     )
+}
+
+/// The server's handshake and frame loop, driven by a schedule of byte
+/// chunks (`jtoo_frame::server`). `data[0]` picks the options: bit 0
+/// prepends a valid `echo/1` greeting, bit 1 a small memory budget (64 KiB)
+/// and small frame limits, bit 2 a client that never reads. The rest is the
+/// schedule: each item is a byte `h` then `h & 63` bytes sent at once; `h >>
+/// 6` = 1 waits 100 ms before them, 2 waits 5 s, 3 ends the schedule.
+///
+/// On tokio's paused clock, against an echo handler: the server never
+/// panics; it closes the connection within its timeouts once the client has
+/// closed its side; everything it writes is a valid frame stream, and it is
+/// either nothing, the 505 reply, or the frames the client sent after an
+/// accepted greeting, in order and intact (all of them when the
+/// connection ended cleanly).
+pub fn server_session(data: &[u8]) {
+    let Some((&control, schedule)) = data.split_first() else {
+        return;
+    };
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+    else {
+        return;
+    };
+    rt.block_on(server::session(control, schedule));
+}
+
+mod server {
+    use bytes::BytesMut;
+    use jtoo_frame::server::{Connection, ConnectionError, Listener, Server};
+    use jtoo_frame::{FrameCodec, Greeting, UNSUPPORTED_PROTOCOL_REPLY};
+    use std::net::SocketAddr;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
+    use tokio_util::codec::Decoder;
+
+    /// Hands out one connection, then none.
+    struct One(Option<DuplexStream>);
+
+    impl Listener for One {
+        type Io = DuplexStream;
+        async fn accept(&mut self) -> std::io::Result<(DuplexStream, SocketAddr)> {
+            match self.0.take() {
+                Some(io) => Ok((io, SocketAddr::from(([127, 0, 0, 1], 1)))),
+                None => std::future::pending().await,
+            }
+        }
+    }
+
+    type Outcome = Arc<Mutex<Option<Result<(), String>>>>;
+
+    pub(super) async fn session(control: u8, schedule: &[u8]) {
+        let small = control & 2 != 0;
+        let never_reads = control & 4 != 0;
+        let mut codec = FrameCodec::builder();
+        if small {
+            codec.max_jtoo_len(300).max_binary_len(3000);
+        }
+        let server = Server::new(["echo/1"])
+            .greeting_timeout(Duration::from_secs(1))
+            .idle_timeout(Duration::from_secs(2))
+            .frame_timeout(Duration::from_secs(1))
+            .write_timeout(Duration::from_secs(1))
+            .memory_budget(if small { 64 * 1024 } else { 1 << 20 })
+            .codec(codec);
+        let (client, server_io) = tokio::io::duplex(if never_reads { 256 } else { 1 << 16 });
+        let outcome: Outcome = Arc::default();
+        let seen = outcome.clone();
+        let handler = move |mut conn: Connection<DuplexStream>| {
+            let seen = seen.clone();
+            async move {
+                let result: Result<(), ConnectionError> = async {
+                    while let Some(frame) = conn.recv().await? {
+                        conn.send(frame).await?;
+                    }
+                    Ok(())
+                }
+                .await;
+                *seen.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(result.map_err(|e| e.to_string()));
+                Ok(())
+            }
+        };
+        let serving = tokio::spawn(async move {
+            server
+                .serve_listener(One(Some(server_io)), handler, std::future::pending())
+                .await;
+        });
+
+        // The client's bytes, as sent.
+        let mut sent = Vec::new();
+        if control & 1 != 0
+            && let Ok(bytes) = Greeting::new("echo/1")
+                .to_frame()
+                .and_then(|g| g.to_bytes())
+        {
+            sent.extend_from_slice(&bytes);
+        }
+        let (mut reader, mut writer) = tokio::io::split(client);
+        let reading = tokio::spawn(async move {
+            let mut out = Vec::new();
+            if !never_reads {
+                let _ = reader.read_to_end(&mut out).await;
+            }
+            out
+        });
+        let _ = writer.write_all(&sent).await;
+        let mut rest = schedule;
+        while let Some((&h, tail)) = rest.split_first() {
+            let n = usize::from(h & 63).min(tail.len());
+            let (chunk, next) = tail.split_at(n);
+            rest = next;
+            match h >> 6 {
+                1 => tokio::time::sleep(Duration::from_millis(100)).await,
+                2 => tokio::time::sleep(Duration::from_secs(5)).await,
+                3 => break,
+                _ => {}
+            }
+            if writer.write_all(chunk).await.is_err() {
+                break;
+            }
+            sent.extend_from_slice(chunk);
+        }
+        let _ = writer.shutdown().await;
+
+        // The server must be done with the connection within its timeouts.
+        if never_reads {
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+            while outcome.lock().unwrap_or_else(|e| e.into_inner()).is_none()
+                && tokio::time::Instant::now() < deadline
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            serving.abort();
+            return;
+        }
+        let received = tokio::time::timeout(Duration::from_secs(30), reading)
+            .await
+            .expect("the server closes the connection within its timeouts")
+            .unwrap_or_default();
+        serving.abort();
+        // The handler records its outcome before the connection closes.
+        let outcome = outcome.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        check_output(&sent, &received, outcome, small);
+    }
+
+    /// What the server wrote, against what the client sent.
+    fn check_output(
+        sent: &[u8],
+        received: &[u8],
+        outcome: Option<Result<(), String>>,
+        small: bool,
+    ) {
+        if received.is_empty() {
+            return;
+        }
+        if received == UNSUPPORTED_PROTOCOL_REPLY {
+            assert!(outcome.is_none(), "505 after an accepted greeting");
+            return;
+        }
+        let echoed = frames(received, FrameCodec::new());
+        let echoed = echoed.expect("the server writes a valid frame stream");
+        // The frames the client sent after its greeting, up to the first
+        // error (which ends the connection).
+        let mut greeting_codec = FrameCodec::builder()
+            .max_frame_len(jtoo_frame::GREETING_MAX_LEN)
+            .new_codec();
+        let mut buf = BytesMut::from(sent);
+        let greeting = match greeting_codec.decode(&mut buf) {
+            Ok(Some(f)) => Greeting::from_frame(&f).expect("echo means an accepted greeting"),
+            other => panic!("echoed frames without a greeting frame: {other:?}"),
+        };
+        assert_eq!(greeting.protocol(), "echo/1");
+        let mut codec = FrameCodec::builder();
+        if small {
+            codec
+                .max_jtoo_len(300)
+                .max_binary_len(3000)
+                .max_frame_len(64 * 1024);
+        } else {
+            codec.max_frame_len(1 << 20);
+        }
+        let mut codec = codec.new_codec();
+        let mut expected = Vec::new();
+        while let Ok(Some(f)) = codec.decode_eof(&mut buf) {
+            expected.push(f);
+        }
+        assert!(
+            echoed.len() <= expected.len() && echoed[..] == expected[..echoed.len()],
+            "the echo is not the frames sent, in order"
+        );
+        if let Some(Ok(())) = outcome {
+            assert_eq!(echoed.len(), expected.len(), "a clean close lost frames");
+        }
+    }
+
+    /// Every frame of a whole stream; `None` if it is not one.
+    fn frames(bytes: &[u8], mut codec: FrameCodec) -> Option<Vec<jtoo_frame::Frame>> {
+        let mut buf = BytesMut::from(bytes);
+        let mut out = Vec::new();
+        loop {
+            match codec.decode_eof(&mut buf) {
+                Ok(Some(f)) => out.push(f),
+                Ok(None) => return Some(out),
+                Err(_) => return None,
+            }
+        }
+    }
 }
