@@ -176,9 +176,9 @@ fn dismantle(mut v: Value) {
 }
 
 fn nested(depth: usize) -> Value {
-    let mut v = Value::List(Vec::new());
+    let mut v = Value::List(Vec::new().into());
     for _ in 1..depth {
-        v = Value::List(vec![Item::Value(v)]);
+        v = Value::List(vec![Item::Value(v)].into());
     }
     v
 }

@@ -80,9 +80,11 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Sets how deeply lists may nest (default
-    /// [`jtoo::Options::DEFAULT_MAX_DEPTH`]); deeper input is an error.
+    /// [`jtoo::Options::DEFAULT_MAX_DEPTH`]); deeper input is an error. A
+    /// limit above [`jtoo::Options::DEPTH_CEILING`] is lowered to it (the
+    /// deserializer recurses once per level).
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
-        self.depth = max_depth;
+        self.depth = Options::new().with_max_depth(max_depth).max_depth();
         self
     }
 
@@ -1260,7 +1262,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     Err(e) => return Err(self.nom_err(e)),
                 };
                 visitor
-                    .visit_newtype_struct(crate::value_de::ValueDeserializer::exact(v))
+                    .visit_newtype_struct(crate::value_de::ValueDeserializer::exact(v, self.depth))
                     .map_err(|e| self.fix(e, start))
             }
             _ => visitor.visit_newtype_struct(self),

@@ -212,7 +212,7 @@ fn value(u: &mut Unstructured<'_>, depth: usize) -> ArbResult<Value> {
                 items.push(item(u, depth + 1)?);
                 Ok(std::ops::ControlFlow::Continue(()))
             })?;
-            Value::List(items)
+            Value::List(items.into())
         }
     })
 }

@@ -105,10 +105,10 @@ impl FromJsonOptions {
     }
 
     /// Sets how deeply arrays and objects may nest (default 128, as the
-    /// JTOO parser).
+    /// JTOO parser; at most [`Options::DEPTH_CEILING`](crate::Options::DEPTH_CEILING)).
     #[must_use]
     pub fn with_max_depth(mut self, max_depth: usize) -> FromJsonOptions {
-        self.max_depth = max_depth;
+        self.max_depth = crate::Options::new().with_max_depth(max_depth).max_depth();
         self
     }
 }
@@ -173,7 +173,7 @@ fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value
             for item in items {
                 list.push(Item::Value(convert(item, options, depth)?));
             }
-            Value::List(list)
+            Value::List(list.into())
         }
         Json::Object(members) => {
             let depth = depth
@@ -189,7 +189,7 @@ fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value
                     convert(v, options, depth)?,
                 )));
             }
-            Value::List(list)
+            Value::List(list.into())
         }
     })
 }

@@ -90,7 +90,7 @@ impl<'a> Reader<'a> {
     fn array(&mut self, depth: usize) -> Result<Value, Error> {
         let mut items = Vec::new();
         let Some(depth) = self.open(depth, b']')? else {
-            return Ok(Value::List(items));
+            return Ok(Value::List(items.into()));
         };
         loop {
             let at = self.pos;
@@ -101,7 +101,7 @@ impl<'a> Reader<'a> {
                 }
             }
             if self.closes(b']', ErrorKind::ExpectedCommaOrEnd)? {
-                return Ok(Value::List(items));
+                return Ok(Value::List(items.into()));
             }
         }
     }
@@ -134,7 +134,7 @@ impl<'a> Reader<'a> {
     fn object(&mut self, depth: usize) -> Result<Value, Error> {
         let mut items = Vec::new();
         let Some(depth) = self.open(depth, b'}')? else {
-            return Ok(Value::List(items));
+            return Ok(Value::List(items.into()));
         };
         loop {
             self.skip_ws();
@@ -158,7 +158,7 @@ impl<'a> Reader<'a> {
                 }
             }
             if self.closes(b'}', ErrorKind::ExpectedValue)? {
-                return Ok(Value::List(items));
+                return Ok(Value::List(items.into()));
             }
         }
     }

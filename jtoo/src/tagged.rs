@@ -148,7 +148,7 @@ fn value(j: &Json, depth: usize) -> Result<Value, Located> {
                 };
                 list.push(parsed.map_err(|e| e.within(format!("[{i}]")))?);
             }
-            Ok(Value::List(list))
+            Ok(Value::List(list.into()))
         }
         Json::Object(m) if m.contains_key("key") => Err(Located::new(
             "a pair may only stand as a list item, not as a document, key or value".to_string(),

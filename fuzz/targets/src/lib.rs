@@ -449,9 +449,9 @@ impl Candidate {
         if let Some(extra) = &self.extra {
             items.push(jtoo::Item::Value(extra.clone()));
         }
-        let list = Value::List(items);
+        let list = Value::List(items.into());
         Some(if self.wrapped {
-            Value::List(vec![jtoo::Item::Value(list)])
+            Value::List(vec![jtoo::Item::Value(list)].into())
         } else {
             list
         })
