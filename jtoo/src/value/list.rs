@@ -300,7 +300,7 @@ impl fmt::Debug for List {
                         }
                     }
                 }
-                Event::Item { first, pair } if !pretty => {
+                Event::Item { first, pair, .. } if !pretty => {
                     if !first {
                         f.write_str(", ")?;
                     }

@@ -8,7 +8,7 @@ use crate::error::{Error, ErrorKind};
 
 /// One step through a list, in document order.
 #[derive(Clone, Copy)]
-pub(crate) enum Event<'a> {
+pub enum Event<'a> {
     /// A value that is not a list.
     Leaf(&'a Value),
     /// A list opens: its items follow, then [`Event::Close`].
@@ -20,6 +20,8 @@ pub(crate) enum Event<'a> {
         first: bool,
         /// A key-value pair.
         pair: bool,
+        /// The item.
+        item: &'a Item,
     },
     /// Between a pair's key and its value.
     Colon,
@@ -49,7 +51,7 @@ enum Task<'a> {
 
 /// The events of a list and everything in it, without recursion: memory
 /// grows with the nesting depth, on the heap.
-pub(crate) struct Walk<'a> {
+pub struct Walk<'a> {
     tasks: Vec<Task<'a>>,
     started: Option<&'a [Item]>,
 }
@@ -57,7 +59,7 @@ pub(crate) struct Walk<'a> {
 impl<'a> Walk<'a> {
     /// The events of the list `items`, from its [`Event::Open`] to its
     /// [`Event::Close`].
-    pub(crate) fn new(items: &'a [Item]) -> Walk<'a> {
+    pub fn new(items: &'a [Item]) -> Walk<'a> {
         Walk {
             tasks: Vec::new(),
             started: Some(items),
@@ -118,7 +120,7 @@ impl<'a> Iterator for Walk<'a> {
                             self.tasks.push(Task::Value(&p.key));
                         }
                     }
-                    Event::Item { first, pair }
+                    Event::Item { first, pair, item }
                 }
             },
         })
@@ -126,7 +128,7 @@ impl<'a> Iterator for Walk<'a> {
 }
 
 /// How [`fold`] turns values into results, bottom-up.
-pub(crate) trait Folder<'a> {
+pub trait Folder<'a> {
     /// What a value becomes.
     type Out;
     /// What a list item becomes.
@@ -196,7 +198,7 @@ impl<'a, F: Folder<'a>> Frame<'a, F> {
 /// # Errors
 /// [`ErrorKind::TooDeep`] when lists nest deeper than `max_depth` (the root
 /// counts as one level), before any result is made below that depth.
-pub(crate) fn fold<'a, F: Folder<'a>>(
+pub fn fold<'a, F: Folder<'a>>(
     root: &'a [Item],
     max_depth: usize,
     folder: &mut F,
