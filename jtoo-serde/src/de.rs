@@ -3,6 +3,7 @@
 //! scalar.
 
 use crate::error::{Error, Result, Segment};
+use crate::keys::SeenKeys;
 use jtoo::parse::string::Known;
 use jtoo::parse::{self, Number, Syntax};
 use jtoo::serde::{
@@ -472,6 +473,47 @@ impl<'de> Deserializer<'de> {
         r.map_err(|e| self.fix(e, start))
     }
 
+    /// A list of pairs as a map or struct; `seen` checks for duplicate
+    /// keys (maps).
+    #[inline]
+    fn pairs<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        seen: Option<SeenKeys<'de>>,
+    ) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.pos;
+        if self.peek() != Some(b'[') {
+            let e = self.invalid_type(&visitor);
+            return Err(self.fix(e, start));
+        }
+        let list = self.enter()?;
+        let v = visitor
+            .visit_map(Pairs {
+                de: self,
+                start: list,
+                key_span: (list, list),
+                seen,
+            })
+            .map_err(|e| self.fix(e, start))?;
+        self.leave(list)?;
+        Ok(v)
+    }
+
+    /// The canonical text of the key spelled at `span` (the text itself in
+    /// strict JTOO, where every value has one spelling).
+    fn canonical_key(&self, span: (usize, usize)) -> Cow<'de, [u8]> {
+        let input: &'de [u8] = self.input;
+        let text = input.get(span.0..span.1).unwrap_or_default();
+        if !self.syntax.is_lenient() {
+            return Cow::Borrowed(text);
+        }
+        match parse::list::value(text, self.syntax, self.depth) {
+            Ok((_, v)) => Cow::Owned(v.to_string().into_bytes()),
+            Err(_) => Cow::Borrowed(text),
+        }
+    }
+
     /// `deserialize_any` on a list: a list whose first item is a pair is a
     /// map, any other list a sequence.
     fn any_list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
@@ -754,6 +796,8 @@ struct Pairs<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     start: usize,
     key_span: (usize, usize),
+    /// The keys so far, for a map (duplicates are an error).
+    seen: Option<SeenKeys<'de>>,
 }
 
 impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
@@ -775,6 +819,10 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
             }
         })?;
         self.key_span = (key_start, self.de.pos);
+        if let Some(seen) = &mut self.seen {
+            let key = self.de.canonical_key(self.key_span);
+            seen.insert(key).map_err(|e| self.de.fix(e, key_start))?;
+        }
         self.de.colon(key_start)?;
         Ok(Some(k))
     }
@@ -1303,22 +1351,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.skip_ws()?;
-        let start = self.pos;
-        if self.peek() != Some(b'[') {
-            let e = self.invalid_type(&visitor);
-            return Err(self.fix(e, start));
-        }
-        let list = self.enter()?;
-        let v = visitor
-            .visit_map(Pairs {
-                de: self,
-                start: list,
-                key_span: (list, list),
-            })
-            .map_err(|e| self.fix(e, start))?;
-        self.leave(list)?;
-        Ok(v)
+        self.pairs(visitor, Some(SeenKeys::default()))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -1327,7 +1360,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_map(visitor)
+        // serde's derive refuses a repeated field itself.
+        self.pairs(visitor, None)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

@@ -2,6 +2,7 @@
 
 use crate::de::{MarkerMap, decimal_to_f64};
 use crate::error::{Error, Result, Segment};
+use crate::keys::SeenKeys;
 use jtoo::serde::{
     DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
 };
@@ -9,6 +10,7 @@ use jtoo::{Decimal, Integer, Item, List, Value};
 use serde::de::{
     self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Unexpected, Visitor,
 };
+use std::borrow::Cow;
 
 /// A deserializer that takes its input from an owned [`Value`], with the
 /// same mapping as [`crate::Deserializer`].
@@ -249,7 +251,9 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
         match self.value {
             Value::List(items) => {
                 let depth = enter(self.depth)?;
-                visitor.visit_map(ItemsMap::new(items, false, self.exact, depth))
+                let mut map = ItemsMap::new(items, false, self.exact, depth);
+                map.seen = Some(SeenKeys::default());
+                visitor.visit_map(map)
             }
             v => Err(invalid_type(&v, &visitor)),
         }
@@ -261,7 +265,14 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_map(visitor)
+        // serde's derive refuses a repeated field itself.
+        match self.value {
+            Value::List(items) => {
+                let depth = enter(self.depth)?;
+                visitor.visit_map(ItemsMap::new(items, false, self.exact, depth))
+            }
+            v => Err(invalid_type(&v, &visitor)),
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -405,6 +416,8 @@ struct ItemsMap {
     depth: usize,
     value: Option<Value>,
     key: Option<Value>,
+    /// The keys so far, for a map (duplicates are an error).
+    seen: Option<SeenKeys<'static>>,
 }
 
 impl ItemsMap {
@@ -416,6 +429,7 @@ impl ItemsMap {
             depth,
             value: None,
             key: None,
+            seen: None,
         }
     }
 }
@@ -437,6 +451,9 @@ impl<'de> MapAccess<'de> for ItemsMap {
             None => Ok(None),
             Some(Item::Pair(p)) => {
                 let (k, v) = p.into_parts();
+                if let Some(seen) = &mut self.seen {
+                    seen.insert(Cow::Owned(k.to_string().into_bytes()))?;
+                }
                 self.value = Some(v);
                 self.key = Some(k.clone());
                 seed.deserialize(ValueDeserializer {

@@ -538,7 +538,7 @@ mod tests {
         loop {
             j = match j {
                 Json::Array(mut v) => v.pop().unwrap_or(Json::Null),
-                Json::Object(m) => m.into_iter().last().map_or(Json::Null, |(_, v)| v),
+                Json::Object(m) => m.into_iter().next_back().map_or(Json::Null, |(_, v)| v),
                 _ => break,
             };
         }

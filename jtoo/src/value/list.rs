@@ -201,7 +201,9 @@ impl PartialEq for List {
                     let same = match (x, y) {
                         (Event::Leaf(x), Event::Leaf(y)) => x == y,
                         (Event::Open(x), Event::Open(y)) => x.len() == y.len(),
-                        (Event::Item { pair: x, .. }, Event::Item { pair: y, .. }) => x == y,
+                        (Event::Item { item: x, .. }, Event::Item { item: y, .. }) => {
+                            is_pair(x) == is_pair(y)
+                        }
                         (x, y) => std::mem::discriminant(&x) == std::mem::discriminant(&y),
                     };
                     if !same {
@@ -222,7 +224,7 @@ impl Hash for List {
             match event {
                 Event::Leaf(v) => v.hash(state),
                 Event::Open(items) => state.write_usize(items.len()),
-                Event::Item { pair, .. } => state.write_u8(u8::from(pair)),
+                Event::Item { item, .. } => state.write_u8(u8::from(is_pair(item))),
                 // Implied by the lengths and item kinds above.
                 Event::Colon | Event::ItemEnd { .. } | Event::Close => {}
             }
@@ -300,19 +302,26 @@ impl fmt::Debug for List {
                         }
                     }
                 }
-                Event::Item { first, pair, .. } if !pretty => {
+                Event::Item { first, item } if !pretty => {
+                    let pair = is_pair(item);
                     if !first {
                         f.write_str(", ")?;
                     }
                     f.write_str(if pair { "Pair(Pair { key: " } else { "Value(" })?;
                 }
-                Event::Item { pair: false, .. } => {
+                Event::Item {
+                    item: Item::Value(_),
+                    ..
+                } => {
                     nl(f, indent)?;
                     f.write_str("Value(")?;
                     indent += 1;
                     nl(f, indent)?;
                 }
-                Event::Item { pair: true, .. } => {
+                Event::Item {
+                    item: Item::Pair(_),
+                    ..
+                } => {
                     nl(f, indent)?;
                     f.write_str("Pair(")?;
                     nl(f, indent + 1)?;
@@ -354,4 +363,8 @@ impl fmt::Debug for List {
         }
         Ok(())
     }
+}
+
+fn is_pair(item: &Item) -> bool {
+    matches!(item, Item::Pair(_))
 }

@@ -18,9 +18,7 @@ pub enum Event<'a> {
     Item {
         /// The first item of its list.
         first: bool,
-        /// A key-value pair.
-        pair: bool,
-        /// The item.
+        /// The item (a plain value or a pair).
         item: &'a Item,
     },
     /// Between a pair's key and its value.
@@ -120,7 +118,7 @@ impl<'a> Iterator for Walk<'a> {
                             self.tasks.push(Task::Value(&p.key));
                         }
                     }
-                    Event::Item { first, pair, item }
+                    Event::Item { first, item }
                 }
             },
         })
