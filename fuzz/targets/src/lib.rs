@@ -28,6 +28,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("frame_stream", frame_stream),
     ("jte_osc", jte_osc),
     ("greeting", greeting),
+    ("pretty_roundtrip", pretty_roundtrip),
 ];
 
 /// The body of the target called `name`, if there is one.
@@ -89,6 +90,47 @@ pub fn value_roundtrip(data: &[u8]) {
         return;
     };
     check_encodings(&v);
+}
+
+/// Two layout bytes (indent 0-7, width 0-127) and an arbitrary [`Value`]:
+/// the pretty HTOO text with that layout reads back (HTOO) to the value;
+/// `to_writer_pretty` writes the same text; no line is indented past
+/// [`htoo::MAX_INDENT_LEVEL`] levels.
+pub fn pretty_roundtrip(data: &[u8]) {
+    let Some((&[indent, width], rest)) = data.split_first_chunk::<2>() else {
+        return;
+    };
+    let (indent, width) = (usize::from(indent % 8), usize::from(width % 128));
+    let mut u = Unstructured::new(rest);
+    let Ok(v) = Value::arbitrary(&mut u) else {
+        return;
+    };
+    let config = htoo::PrettyConfig::new()
+        .with_indent(indent)
+        .with_max_width(width);
+    let pretty = htoo::to_string_pretty_with(&v, &config);
+    match htoo::from_str(&pretty) {
+        Ok(back) => assert!(
+            back == v,
+            "pretty text (indent {indent}, width {width}) reads back differently:\n{pretty}"
+        ),
+        Err(e) => {
+            panic!("pretty text (indent {indent}, width {width}) is not HTOO ({e}):\n{pretty}")
+        }
+    }
+    let deepest = indent * htoo::MAX_INDENT_LEVEL;
+    for line in pretty.lines() {
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        assert!(
+            spaces <= deepest,
+            "indented {spaces} > {deepest}:\n{pretty}"
+        );
+    }
+    let mut written = Vec::new();
+    match htoo::to_writer_pretty(&mut written, &v, &config) {
+        Ok(()) => assert!(written == pretty.as_bytes(), "to_writer_pretty differs"),
+        Err(e) => panic!("to_writer_pretty refused a value the parser reads ({e})"),
+    }
 }
 
 /// Arbitrary derived structs and enums (see [`serde_types`]) through
