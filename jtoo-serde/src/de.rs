@@ -473,6 +473,19 @@ impl<'de> Deserializer<'de> {
         r.map_err(|e| self.fix(e, start))
     }
 
+    /// Enters the list a sequence, map or struct must be: where it starts
+    /// and where its items start, or the type error.
+    #[inline]
+    fn open_list<V: Visitor<'de>>(&mut self, visitor: &V) -> Result<(usize, usize)> {
+        self.skip_ws()?;
+        let start = self.pos;
+        if self.peek() != Some(b'[') {
+            let e = self.invalid_type(visitor);
+            return Err(self.fix(e, start));
+        }
+        Ok((start, self.enter()?))
+    }
+
     /// A list of pairs as a map or struct; `seen` checks for duplicate
     /// keys (maps).
     #[inline]
@@ -481,13 +494,7 @@ impl<'de> Deserializer<'de> {
         visitor: V,
         seen: Option<SeenKeys<'de>>,
     ) -> Result<V::Value> {
-        self.skip_ws()?;
-        let start = self.pos;
-        if self.peek() != Some(b'[') {
-            let e = self.invalid_type(&visitor);
-            return Err(self.fix(e, start));
-        }
-        let list = self.enter()?;
+        let (start, list) = self.open_list(&visitor)?;
         let v = visitor
             .visit_map(Pairs {
                 de: self,
@@ -1318,13 +1325,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.skip_ws()?;
-        let start = self.pos;
-        if self.peek() != Some(b'[') {
-            let e = self.invalid_type(&visitor);
-            return Err(self.fix(e, start));
-        }
-        let list = self.enter()?;
+        let (start, list) = self.open_list(&visitor)?;
         let v = visitor
             .visit_seq(Seq {
                 de: self,

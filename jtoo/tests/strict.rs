@@ -659,3 +659,23 @@ proptest! {
         prop_assert_eq!(String::from_utf8(out).unwrap(), jtoo::Decimal::from_f32(f).unwrap().to_string());
     }
 }
+
+#[test]
+fn decimal_edges_round_trip() {
+    // The fuzz generator stays within ±1000 (the edges' text is 90 KB), so
+    // the type's edges are held here.
+    let max = i64::from(u16::MAX);
+    for (negative, coefficient, exponent) in [
+        (false, u128::MAX, max - 1),
+        (true, 1, max),
+        (false, 123, -max),
+        (true, u128::MAX, -max + 38),
+    ] {
+        let d = jtoo::Decimal::from_scientific(negative, coefficient, exponent).unwrap();
+        let v = Value::Decimal(d);
+        let text = jtoo::to_string(&v).unwrap();
+        assert_eq!(jtoo::from_str(&text).unwrap(), v, "{exponent}");
+    }
+    assert!(jtoo::Decimal::from_scientific(false, 1, max + 40).is_err());
+    assert!(jtoo::Decimal::from_scientific(false, 1, -max - 1).is_err());
+}

@@ -191,44 +191,96 @@ impl<'a> Folder<'a> for Cloner {
 }
 
 impl PartialEq for List {
+    /// Compares list by list from a heap stack: the scalars of a list in a
+    /// tight loop, nested lists deferred (the order does not matter for
+    /// the answer).
     fn eq(&self, other: &List) -> bool {
-        let mut a = Walk::new(&self.0);
-        let mut b = Walk::new(&other.0);
+        let mut pending: Vec<(&[Item], &[Item])> = Vec::new();
+        let (mut a, mut b): (&[Item], &[Item]) = (&self.0, &other.0);
         loop {
-            match (a.next(), b.next()) {
-                (None, None) => return true,
-                (Some(x), Some(y)) => {
-                    let same = match (x, y) {
-                        (Event::Leaf(x), Event::Leaf(y)) => x == y,
-                        (Event::Open(x), Event::Open(y)) => x.len() == y.len(),
-                        (Event::Item { item: x, .. }, Event::Item { item: y, .. }) => {
-                            is_pair(x) == is_pair(y)
-                        }
-                        (x, y) => std::mem::discriminant(&x) == std::mem::discriminant(&y),
-                    };
-                    if !same {
-                        return false;
+            if a.len() != b.len() {
+                return false;
+            }
+            for (x, y) in a.iter().zip(b) {
+                let same = match (x, y) {
+                    (Item::Value(x), Item::Value(y)) => same_or_later(x, y, &mut pending),
+                    (Item::Pair(x), Item::Pair(y)) => {
+                        same_or_later(&x.key, &y.key, &mut pending)
+                            && same_or_later(&x.value, &y.value, &mut pending)
                     }
+                    _ => false,
+                };
+                if !same {
+                    return false;
                 }
-                _ => return false,
+            }
+            match pending.pop() {
+                Some((x, y)) => (a, b) = (x, y),
+                None => return true,
             }
         }
+    }
+}
+
+/// Two values are equal as far as can be told without descending into
+/// lists; two lists are deferred to `pending`.
+#[inline]
+fn same_or_later<'a>(
+    x: &'a Value,
+    y: &'a Value,
+    pending: &mut Vec<(&'a [Item], &'a [Item])>,
+) -> bool {
+    match (x, y) {
+        (Value::List(x), Value::List(y)) => {
+            pending.push((x, y));
+            true
+        }
+        // Scalars, or a list and a scalar (different variants: the derived
+        // `==` does not descend).
+        _ => x == y,
     }
 }
 
 impl Eq for List {}
 
 impl Hash for List {
+    /// Hashes list by list from a heap stack, in the order [`List::eq`]
+    /// compares: equal lists hash alike.
     fn hash<H: Hasher>(&self, state: &mut H) {
-        for event in Walk::new(&self.0) {
-            match event {
-                Event::Leaf(v) => v.hash(state),
-                Event::Open(items) => state.write_usize(items.len()),
-                Event::Item { item, .. } => state.write_u8(u8::from(is_pair(item))),
-                // Implied by the lengths and item kinds above.
-                Event::Colon | Event::ItemEnd { .. } | Event::Close => {}
+        let mut pending: Vec<&[Item]> = Vec::new();
+        let mut items: &[Item] = &self.0;
+        loop {
+            state.write_usize(items.len());
+            for item in items {
+                match item {
+                    Item::Value(v) => {
+                        state.write_u8(0);
+                        hash_or_later(v, state, &mut pending);
+                    }
+                    Item::Pair(p) => {
+                        state.write_u8(1);
+                        hash_or_later(&p.key, state, &mut pending);
+                        hash_or_later(&p.value, state, &mut pending);
+                    }
+                }
+            }
+            match pending.pop() {
+                Some(next) => items = next,
+                None => return,
             }
         }
+    }
+}
+
+/// Hashes a scalar; a list is marked and deferred to `pending`.
+#[inline]
+fn hash_or_later<'a, H: Hasher>(v: &'a Value, state: &mut H, pending: &mut Vec<&'a [Item]>) {
+    match v {
+        Value::List(items) => {
+            state.write_u8(u8::MAX);
+            pending.push(items);
+        }
+        scalar => scalar.hash(state),
     }
 }
 
