@@ -233,7 +233,7 @@ impl Writer<'_> {
                         .min(MAX_INDENT_LEVEL)
                         .saturating_mul(self.config.indent);
                     self.out.push('\n');
-                    self.out.extend(std::iter::repeat_n(' ', spaces));
+                    push_spaces(&mut self.out, spaces);
                     self.col = spaces;
                 }
             }
@@ -304,6 +304,17 @@ impl Writer<'_> {
             total += w;
         }
         Some(total)
+    }
+}
+
+/// Appends `n` spaces, a slice at a time.
+fn push_spaces(out: &mut String, mut n: usize) {
+    const SPACES: &str = "                                                                ";
+    out.reserve(n);
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
     }
 }
 
