@@ -93,6 +93,11 @@ fn greeting_corpus() {
 }
 
 #[test]
+fn pretty_roundtrip_corpus() {
+    replay("pretty_roundtrip");
+}
+
+#[test]
 fn serde_roundtrip_corpus() {
     replay("serde_roundtrip");
 }

@@ -177,7 +177,7 @@ impl Packet {
         if let Some(v) = &self.data {
             push("data", v.clone());
         }
-        Value::List(items)
+        Value::List(items.into())
     }
 
     /// Reads a packet from a JTOO record.

@@ -102,7 +102,7 @@ impl Greeting {
         for (k, v) in &self.fields {
             pairs.push(Item::Pair(Pair::with_str_key(k.as_str(), v.clone())));
         }
-        Value::List(vec![Item::Value(Value::List(pairs))])
+        Value::List(vec![Item::Value(Value::List(pairs.into()))].into())
     }
 
     /// The greeting frame.

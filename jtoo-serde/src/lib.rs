@@ -9,6 +9,7 @@
 pub mod chrono;
 mod de;
 mod error;
+mod keys;
 mod ser;
 mod value_de;
 mod value_ser;

@@ -205,7 +205,7 @@ fn server() -> jte::Builder {
                     .into_iter()
                     .map(|item| match item {
                         jtoo::Item::Value(v) => Ok(v),
-                        jtoo::Item::Pair(p) => Ok(Value::List(vec![jtoo::Item::Pair(p)])),
+                        jtoo::Item::Pair(p) => Ok(Value::List(vec![jtoo::Item::Pair(p)].into())),
                     })
                     .collect(),
                 _ => vec![Err(RpcError::new(

@@ -5,7 +5,7 @@
 use super::string::Known;
 use super::{PResult, Syntax, fail, ws};
 use crate::error::ErrorKind;
-use crate::value::{Item, Pair, Value};
+use crate::value::{Item, List, Pair, Value};
 
 /// Parses any value at the start of `input`. `depth` is how many more list
 /// levels may be opened (the document's limit counts down as lists nest).
@@ -131,10 +131,10 @@ fn list_text<'a>(
     let depth = depth - 1;
     let (mut rest, ()) = ws::skip(&input[1..], syntax)?;
     if let Some(b']') = rest.first() {
-        return Ok((&rest[1..], Value::List(Vec::new())));
+        return Ok((&rest[1..], Value::List(List::new())));
     }
     let base = scratch.len();
-    let done = |scratch: &mut Vec<Item>| Value::List(scratch.split_off(base));
+    let done = |scratch: &mut Vec<Item>| Value::List(scratch.split_off(base).into());
     loop {
         // An item: its first value goes straight onto the scratch stack.
         let r = push_item_value(rest, input, syntax, depth, scratch, known)?;
