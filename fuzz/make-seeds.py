@@ -69,3 +69,19 @@ for i, l in enumerate(lines[:12]):
 put("jte_osc", b"\x00" + osc(b"23198", b'["command":"term:resetstyle"]', True) + b"tail")
 put("jte_osc", b"\x01" + osc(b"23199", b'["command":"detect","rpcid":"1"]', False))
 put("jte_osc", b"\x02\x1b]23198;5;{}\x07\x1b]2319")
+
+# typed_stream: control byte (bits 0-1 the message type, the rest the
+# chunking), then frames of JTOO documents: lists of strings, records,
+# valid and invalid documents, a binary section, a truncated tail.
+def frame(jtoo, binary=b""):
+    return b"%06x %06x " % (len(jtoo), len(binary)) + jtoo + b" " + binary + b"\n"
+docs = [b'["a","b\\22c"]', b'[]', b'["x":1,"y":[T10:20,D2023-05-06]]', b'[1,2.5,"s",Y,N]',
+        b'["name":"n","flag":Y]', b'["a",', b'["a"] ', b'["k":1,"k":2]', b'"plain"', b'[B00ff]']
+for i, d in enumerate(docs):
+    for t in range(4):
+        put("typed_stream", bytes([t | (i << 2)]) + frame(d) + frame(docs[0]) + frame(d, b"bin"))
+for t in range(4):
+    put("typed_stream", bytes([t | 0x80]) + frame(b'["a"]') + frame(b"") + frame(b'["b"]')[:-3])
+    put("typed_stream", bytes([t]) + b"000000 000000  \n" + b"00000X 000000 ")
+for x in sample(files("valid/frame/*.frames"), 20):
+    put("typed_stream", bytes([random.randrange(256)]) + x, 8192)

@@ -7,10 +7,11 @@
 //! by the caller's timer.
 #![forbid(unsafe_code)]
 
+pub mod messages;
 pub mod models;
 
 use bytes::{Buf, Bytes, BytesMut};
-use jtoo_frame::jte::{Packet, PacketCodec};
+use jte::{Packet, PacketCodec};
 use jtoo_frame::{Frame, FrameCodec};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -43,6 +44,9 @@ pub struct Doc {
     /// Canonical JTOO, converted with `jtoo::json::from_json_slice` (null members
     /// left out, as the project's decisions say).
     pub jtoo: Vec<u8>,
+    /// The compact JSON again, without the members whose value is `null`
+    /// (the content JTOO holds), serialized by serde_json.
+    pub json_no_nulls: Vec<u8>,
     /// The JTOO value.
     pub value: jtoo::Value,
     /// The same value as pretty HTOO (`htoo::to_string_pretty`).
@@ -61,6 +65,7 @@ impl Doc {
         // own member order and number spellings (nulls kept).
         let json = minify_json(&json_original);
         let json_value: serde_json::Value = serde_json::from_slice(&json)?;
+        let json_no_nulls = serde_json::to_vec(&without_null_members(json_value.clone()))?;
         // Exact numbers and member order, whatever serde_json's features.
         let value = jtoo::json::from_json_slice(&json_original)?;
         let jtoo = jtoo::to_vec(&value)?;
@@ -70,6 +75,7 @@ impl Doc {
             json_original,
             json,
             json_value,
+            json_no_nulls,
             jtoo,
             value,
             htoo,
@@ -134,6 +140,18 @@ pub struct JsonDe;
 impl TypedDe<serde_json::Error> for JsonDe {
     fn de<T: serde::de::DeserializeOwned>(&self, bytes: &[u8]) -> Result<T, serde_json::Error> {
         serde_json::from_slice(bytes)
+    }
+}
+
+/// serde_json's `from_str` on text whose UTF-8 was checked beforehand (as
+/// when it was read into a `String`): the JSON peer at its cheapest. It
+/// reads the text it holds; the bytes given to [`TypedDe::de`] must be the
+/// same text (they only serve to check that).
+pub struct JsonStrDe<'a>(pub &'a str);
+impl TypedDe<serde_json::Error> for JsonStrDe<'_> {
+    fn de<T: serde::de::DeserializeOwned>(&self, bytes: &[u8]) -> Result<T, serde_json::Error> {
+        debug_assert_eq!(bytes, self.0.as_bytes());
+        serde_json::from_str(self.0)
     }
 }
 
@@ -356,7 +374,7 @@ pub fn decode_all<D: Decoder>(codec: &mut D, buf: &mut BytesMut) -> Result<usize
 // ------------------------------------------------------------ JTE
 
 /// The JTE packet of the JSON-lines peer: the same fields as
-/// [`jtoo_frame::jte::Packet`], with `data` a serde_json value.
+/// [`jte::Packet`], with `data` a serde_json value.
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 pub struct JsonPacket {
     /// `command`
@@ -471,6 +489,42 @@ impl JteStream {
         }
         Ok(n)
     }
+}
+
+/// `v` without the object members whose value is `null`, at any depth.
+pub fn without_null_members(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(map) => serde_json::Value::Object(
+            map.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, without_null_members(v)))
+                .collect(),
+        ),
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.into_iter().map(without_null_members).collect())
+        }
+        other => other,
+    }
+}
+
+/// Why serde_json, as built into this binary, is not the one applications
+/// use, if it is not: `arbitrary_precision` and `preserve_order` (turned on
+/// when the workspace is built together with crates that ask for them)
+/// make it several times slower and would flatter JTOO.
+pub fn serde_json_handicap() -> Option<&'static str> {
+    let exact = serde_json::from_str::<serde_json::Value>("0.10000000000000000000001")
+        .map(|v| v.to_string())
+        .unwrap_or_default();
+    if exact == "0.10000000000000000000001" {
+        return Some("serde_json was built with `arbitrary_precision`");
+    }
+    let ordered = serde_json::from_str::<serde_json::Value>(r#"{"b":1,"a":2}"#)
+        .ok()
+        .and_then(|v| v.as_object().and_then(|m| m.keys().next().cloned()));
+    if ordered.as_deref() == Some("b") {
+        return Some("serde_json was built with `preserve_order`");
+    }
+    None
 }
 
 /// JSON text without whitespace outside strings.

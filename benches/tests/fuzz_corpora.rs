@@ -78,6 +78,11 @@ fn frame_stream_corpus() {
 }
 
 #[test]
+fn typed_stream_corpus() {
+    replay("typed_stream");
+}
+
+#[test]
 fn jte_osc_corpus() {
     replay("jte_osc");
 }
@@ -88,8 +93,18 @@ fn greeting_corpus() {
 }
 
 #[test]
+fn pretty_roundtrip_corpus() {
+    replay("pretty_roundtrip");
+}
+
+#[test]
 fn serde_roundtrip_corpus() {
     replay("serde_roundtrip");
+}
+
+#[test]
+fn server_session_corpus() {
+    replay("server_session");
 }
 
 /// Found by `serde_roundtrip` (`corpus/serde_roundtrip/crash-negative-integer-beyond-i128`,

@@ -13,5 +13,6 @@ pub use diagnostic::{Diagnostic, hint, render_diagnostic};
 pub use jtoo::{Error, ErrorKind, Item, Pair, Value};
 pub use options::{Options, from_reader, from_slice, from_str};
 pub use pretty::{
-    PrettyConfig, to_string_pretty, to_string_pretty_with, to_vec_pretty, to_writer_pretty,
+    MAX_INDENT_LEVEL, PrettyConfig, to_string_pretty, to_string_pretty_with, to_vec_pretty,
+    to_writer_pretty,
 };

@@ -12,11 +12,21 @@
 //!   followed by `,`, and its `]` on a line of its own at the list's level;
 //! - a pair is `key: value`, the value starting on the key's line.
 //!
+//! - indentation stops growing at [`MAX_INDENT_LEVEL`] levels: deeper lines
+//!   are indented as that level, so output grows with the size of the value,
+//!   never with the square of its depth.
+//!
 //! The writer uses an explicit stack, never recursion, so any depth is safe.
-//! Output size grows with depth × indent width, as indentation does.
+//! [`to_writer_pretty`] refuses lists nested deeper than the config's
+//! [`PrettyConfig::max_depth`] (by default what the default parser reads).
 
 use jtoo::encode;
-use jtoo::{Error, Item, Value};
+use jtoo::{Error, ErrorKind, Item, Value};
+
+/// The deepest indentation level: lines nested deeper are indented as this
+/// level (whatever reads HTOO ignores whitespace; people do not count past
+/// it), which keeps output linear in the value's size.
+pub const MAX_INDENT_LEVEL: usize = 64;
 
 /// Layout settings for the pretty writer.
 ///
@@ -32,6 +42,7 @@ use jtoo::{Error, Item, Value};
 pub struct PrettyConfig {
     indent: usize,
     max_width: usize,
+    max_depth: usize,
 }
 
 impl Default for PrettyConfig {
@@ -46,7 +57,21 @@ impl PrettyConfig {
         PrettyConfig {
             indent: 2,
             max_width: 80,
+            max_depth: jtoo::Options::DEFAULT_MAX_DEPTH,
         }
+    }
+
+    /// How deeply lists may nest for [`to_writer_pretty`] (default
+    /// [`jtoo::Options::DEFAULT_MAX_DEPTH`], what the default parser reads
+    /// back; at most [`jtoo::Options::DEPTH_CEILING`]).
+    pub const fn with_max_depth(mut self, max_depth: usize) -> PrettyConfig {
+        self.max_depth = jtoo::Options::new().with_max_depth(max_depth).max_depth();
+        self
+    }
+
+    /// The depth limit of [`to_writer_pretty`].
+    pub const fn max_depth(&self) -> usize {
+        self.max_depth
     }
 
     /// Spaces per nesting level (default 2).
@@ -87,7 +112,9 @@ pub fn to_string_pretty(value: &Value) -> String {
 }
 
 /// Pretty HTOO text of `value` laid out by `config`, without a final
-/// newline. [`crate::from_str`] reads it back to `value`.
+/// newline. [`crate::from_str`] reads it back to `value` when it nests no
+/// deeper than the parser's limit; this writes any depth (linear in the
+/// value's size), [`to_writer_pretty`] refuses past the limit.
 pub fn to_string_pretty_with(value: &Value, config: &PrettyConfig) -> String {
     let mut w = Writer {
         out: String::new(),
@@ -105,15 +132,32 @@ pub fn to_vec_pretty(value: &Value, config: &PrettyConfig) -> Vec<u8> {
 }
 
 /// Writes the pretty HTOO text of `value` to `writer` (built in memory
-/// first, then written at once), without a final newline.
+/// first, then written at once), without a final newline. Lists nested
+/// deeper than [`PrettyConfig::max_depth`] are refused, as the parser with
+/// that limit would refuse them.
+///
+/// ```
+/// let mut deep = jtoo::Value::from(1);
+/// for _ in 0..129 {
+///     deep = jtoo::Value::from(vec![deep]);
+/// }
+/// let config = htoo::PrettyConfig::new();
+/// let err = htoo::to_writer_pretty(Vec::new(), &deep, &config).unwrap_err();
+/// assert_eq!(err.kind(), htoo::ErrorKind::TooDeep(128));
+/// let config = config.with_max_depth(129);
+/// assert!(htoo::to_writer_pretty(Vec::new(), &deep, &config).is_ok());
+/// ```
 ///
 /// # Errors
-/// I/O errors of the writer.
+/// [`ErrorKind::TooDeep`]; I/O errors of the writer.
 pub fn to_writer_pretty<W: std::io::Write>(
     mut writer: W,
     value: &Value,
     config: &PrettyConfig,
 ) -> Result<(), Error> {
+    if value.depth() > config.max_depth {
+        return Err(Error::new(ErrorKind::TooDeep(config.max_depth)));
+    }
     writer.write_all(to_string_pretty_with(value, config).as_bytes())?;
     Ok(())
 }
@@ -185,9 +229,11 @@ impl Writer<'_> {
                     self.col += t.len();
                 }
                 Task::Newline(level) => {
-                    let spaces = level.saturating_mul(self.config.indent);
+                    let spaces = level
+                        .min(MAX_INDENT_LEVEL)
+                        .saturating_mul(self.config.indent);
                     self.out.push('\n');
-                    self.out.extend(std::iter::repeat_n(' ', spaces));
+                    push_spaces(&mut self.out, spaces);
                     self.col = spaces;
                 }
             }
@@ -258,6 +304,17 @@ impl Writer<'_> {
             total += w;
         }
         Some(total)
+    }
+}
+
+/// Appends `n` spaces, a slice at a time.
+fn push_spaces(out: &mut String, mut n: usize) {
+    const SPACES: &str = "                                                                ";
+    out.reserve(n);
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
     }
 }
 

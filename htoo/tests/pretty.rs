@@ -176,9 +176,9 @@ fn dismantle(mut v: Value) {
 }
 
 fn nested(depth: usize) -> Value {
-    let mut v = Value::List(Vec::new());
+    let mut v = Value::List(Vec::new().into());
     for _ in 1..depth {
-        v = Value::List(vec![Item::Value(v)]);
+        v = Value::List(vec![Item::Value(v)].into());
     }
     v
 }
@@ -201,4 +201,31 @@ fn deep_values_do_not_overflow_the_stack() {
     let v = nested(128);
     let out = htoo::to_string_pretty(&v);
     assert_eq!(htoo::from_str(&out).unwrap(), v);
+}
+
+#[test]
+fn pretty_output_is_linear_in_depth() {
+    // Before indentation stopped at MAX_INDENT_LEVEL, 10,000 levels made
+    // 100 MB (the square of the depth); now each line is at most the
+    // deepest indentation plus `[],`.
+    let n = 10_000;
+    let v = nested(n);
+    let config = PrettyConfig::new().with_max_width(0);
+    let out = htoo::to_string_pretty_with(&v, &config);
+    let widest = 2 * htoo::MAX_INDENT_LEVEL + "[],".len();
+    assert!(out.lines().all(|l| l.len() <= widest));
+    assert!(out.len() <= 2 * n * (widest + 1), "{}", out.len());
+    // Lines past the deepest indentation still read back.
+    let v = nested(128);
+    let out = htoo::to_string_pretty_with(&v, &config);
+    assert!(
+        out.lines()
+            .any(|l| l.len() == 2 * htoo::MAX_INDENT_LEVEL + 1)
+    );
+    assert_eq!(htoo::from_str(&out).unwrap(), v);
+    let mut written = Vec::new();
+    htoo::to_writer_pretty(&mut written, &v, &config).unwrap();
+    assert_eq!(written, out.into_bytes());
+    let e = htoo::to_writer_pretty(Vec::new(), &nested(129), &config).unwrap_err();
+    assert_eq!(e.kind(), htoo::ErrorKind::TooDeep(128));
 }

@@ -144,7 +144,7 @@ fn value() -> impl Strategy<Value = Value> {
                 Err(_) => Item::Value(k),
             }),
         ];
-        prop::collection::vec(item, 0..10).prop_map(Value::List)
+        prop::collection::vec(item, 0..10).prop_map(Value::from)
     })
 }
 

@@ -47,6 +47,9 @@ enum Command {
     /// JTOO frames: decode, encode, serve, connect, check a greeting
     #[command(subcommand)]
     Frame(cmd::frame::FrameCommand),
+    /// JTE RPC over JTOO frames or JSON lines: call, serve
+    #[command(subcommand)]
+    Jte(cmd::jte::JteCommand),
     /// Show a worked example on built-in data
     ///
     /// HTOO in; canonical JTOO, pretty HTOO, JSON and a frame out; each
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::ToJson(a) => cmd::to_json::run(a),
         Command::FromJson(a) => cmd::from_json::run(a),
         Command::Frame(c) => cmd::frame::run(c),
+        Command::Jte(c) => cmd::jte::run(c),
         Command::Demo(a) => cmd::demo::run(a),
     };
     ExitCode::from(code)

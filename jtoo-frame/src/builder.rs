@@ -3,6 +3,7 @@
 
 use crate::codec::FrameCodec;
 use crate::frame::{FRAME_OVERHEAD, MAX_SECTION_LEN};
+use crate::typed::TypedCodec;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::codec::{Framed, FramedRead, FramedWrite};
 
@@ -66,6 +67,18 @@ impl Builder {
     /// A codec with these limits.
     pub fn new_codec(&self) -> FrameCodec {
         FrameCodec::from_limits(self.max_jtoo_len, self.max_binary_len, self.max_frame_len)
+    }
+
+    /// A [`TypedCodec`] of messages `T` with these limits.
+    ///
+    /// ```
+    /// let codec = jtoo_frame::FrameCodec::builder()
+    ///     .max_jtoo_len(4096)
+    ///     .new_typed_codec::<Vec<String>>();
+    /// assert_eq!(codec.frame_codec().max_jtoo_len(), 4096);
+    /// ```
+    pub fn new_typed_codec<T>(&self) -> TypedCodec<T> {
+        TypedCodec::with_frame_codec(self.new_codec())
     }
 
     /// `io` framed with a codec with these limits.

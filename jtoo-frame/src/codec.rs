@@ -26,10 +26,16 @@
 use crate::builder::Builder;
 use crate::error::{FrameError, Section};
 use crate::frame::{FRAME_OVERHEAD, Frame, check_len, validate_jtoo, write_frame};
+use crate::greeting::UNSUPPORTED_PROTOCOL_REPLY;
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 const HEADER_LEN: usize = 14;
+
+/// The most the decoder reserves at once for a frame's body (8 KiB, what
+/// tokio-util's `Framed` starts with): a thousand connections that each
+/// sent a header cost 8 MiB, not 32 GiB.
+const MAX_RESERVE_STEP: usize = 8 * 1024;
 
 /// The JTOO frame codec: decodes [`Frame`]s from a byte stream and encodes
 /// them to it.
@@ -57,6 +63,9 @@ pub struct FrameCodec {
     max_binary_len: usize,
     max_frame_len: usize,
     state: State,
+    /// Set on a client's codec after its greeting: the next frame is
+    /// checked against the server's 505 reply.
+    refusal_possible: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,7 +105,16 @@ impl FrameCodec {
             max_binary_len,
             max_frame_len,
             state: State::Header,
+            refusal_possible: false,
         }
+    }
+
+    /// The codec of a client that has just sent its greeting: if the first
+    /// frame it decodes is the 505 reply, decoding fails with
+    /// [`FrameError::UnsupportedProtocol`].
+    pub(crate) fn after_greeting(mut self) -> FrameCodec {
+        self.refusal_possible = true;
+        self
     }
 
     /// The largest JTOO section accepted.
@@ -240,10 +258,20 @@ impl FrameCodec {
     /// is there. Every check but the JTOO section's validity is done here.
     #[inline]
     fn next_frame(&mut self, buf: &mut BytesMut) -> Result<Option<(usize, usize)>, FrameError> {
-        match self.whole_frame(buf) {
-            Some(lens) => Ok(Some(lens)),
-            None => self.next_frame_in_parts(buf),
+        let lens = match self.whole_frame(buf) {
+            Some(lens) => Some(lens),
+            None => self.next_frame_in_parts(buf)?,
+        };
+        if self.refusal_possible
+            && let Some((jlen, blen)) = lens
+        {
+            self.refusal_possible = false;
+            let frame = buf.get(..jlen + blen + FRAME_OVERHEAD);
+            if frame == Some(UNSUPPORTED_PROTOCOL_REPLY) {
+                return self.fail(FrameError::UnsupportedProtocol);
+            }
         }
+        Ok(lens)
     }
 
     /// The common case of [`FrameCodec::next_frame`]: between frames, a
@@ -303,8 +331,12 @@ impl FrameCodec {
                     return self.fail(e);
                 }
                 self.state = State::Body { jlen, blen };
+                // Room for the body as it arrives, in bounded steps: never
+                // reserve what the peer merely declared (a 14-byte header
+                // may declare 32 MiB). Later reads grow the buffer
+                // geometrically with the bytes that did arrive.
                 if let Some(missing) = total.checked_sub(buf.len()) {
-                    buf.reserve(missing);
+                    buf.reserve(missing.min(MAX_RESERVE_STEP));
                 }
                 (jlen, blen)
             }
@@ -371,11 +403,15 @@ impl FrameCodec {
     }
 }
 
-impl Decoder for FrameCodec {
-    type Item = Frame;
-    type Error = FrameError;
-
-    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, FrameError> {
+impl FrameCodec {
+    /// Decodes the next frame without validating its JTOO section: its two
+    /// sections, split from `buf` without copying (`None` for an empty JTOO
+    /// section). The caller validates the JTOO section as
+    /// [`FrameCodec::decode_unvalidated`] says.
+    pub(crate) fn decode_sections(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<(Option<Bytes>, Bytes)>, FrameError> {
         let Some((jlen, blen)) = self.next_frame(buf)? else {
             return Ok(None);
         };
@@ -396,6 +432,18 @@ impl Decoder for FrameCodec {
         } else {
             Bytes::new()
         };
+        Ok(Some((jtoo, binary)))
+    }
+}
+
+impl Decoder for FrameCodec {
+    type Item = Frame;
+    type Error = FrameError;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Frame>, FrameError> {
+        let Some((jtoo, binary)) = self.decode_sections(buf)? else {
+            return Ok(None);
+        };
         if let Some(j) = &jtoo
             && let Err(e) = validate_jtoo(j)
         {
@@ -413,10 +461,12 @@ impl Decoder for FrameCodec {
 }
 
 impl FrameCodec {
-    fn check_encode(&self, frame: &Frame) -> Result<usize, FrameError> {
-        check_len(Section::Jtoo, frame.jtoo_len(), self.max_jtoo_len)?;
-        check_len(Section::Binary, frame.binary().len(), self.max_binary_len)?;
-        let total = frame.encoded_len();
+    /// The total length of a frame with these section lengths, once they
+    /// are within the limits (the check before encoding).
+    pub(crate) fn check_lengths(&self, jlen: usize, blen: usize) -> Result<usize, FrameError> {
+        check_len(Section::Jtoo, jlen, self.max_jtoo_len)?;
+        check_len(Section::Binary, blen, self.max_binary_len)?;
+        let total = jlen.saturating_add(blen).saturating_add(FRAME_OVERHEAD);
         check_len(Section::Frame, total, self.max_frame_len)?;
         Ok(total)
     }
@@ -431,7 +481,7 @@ impl Encoder<Frame> for FrameCodec {
     /// [`FrameError::TooLong`] when a section is over the configured maximum
     /// (nothing is written then).
     fn encode(&mut self, frame: Frame, dst: &mut BytesMut) -> Result<(), FrameError> {
-        let total = self.check_encode(&frame)?;
+        let total = self.check_lengths(frame.jtoo_len(), frame.binary().len())?;
         dst.reserve(total);
         write_frame(&frame, dst);
         Ok(())

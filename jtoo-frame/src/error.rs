@@ -59,14 +59,51 @@ pub enum FrameError {
     },
     /// An earlier decoding error left the stream without reliable framing.
     Unusable,
+    /// The first frame a client read after its greeting is the server's
+    /// 505 reply (`[["code":505,"error":"unsupported protocol"]]`): the
+    /// server does not speak the protocol asked for and has closed the
+    /// connection. Only a codec returned by
+    /// [`client_handshake`](crate::client_handshake) reports this.
+    UnsupportedProtocol,
+    /// A [`TypedCodec`](crate::TypedCodec) read a valid frame whose JTOO
+    /// section does not fit the message type (a missing field, a wrong
+    /// type, no document at all, …). The frame was consumed: framing is
+    /// intact and the codec can decode the next frame.
+    Decode(jtoo_serde::Error),
+    /// A [`TypedCodec`](crate::TypedCodec) for a plain message type read a
+    /// frame with a non-empty binary section (use
+    /// [`WithBinary`](crate::WithBinary) to receive one). The frame was
+    /// consumed; the codec can decode the next frame.
+    UnexpectedBinary {
+        /// The length of the binary section.
+        length: usize,
+    },
+    /// A value that cannot be serialized as JTOO (`None` outside a field,
+    /// NaN, nesting over the depth limit, …); nothing was written.
+    Encode(jtoo_serde::Error),
     /// An I/O error of the underlying transport.
     Io(io::Error),
 }
 
 impl FrameError {
-    /// `true` for errors that come from the peer's bytes (not from I/O).
+    /// `true` for errors that come from the peer's bytes (not from I/O, and
+    /// not from a value given to the encoder).
     pub fn is_protocol_error(&self) -> bool {
-        !matches!(self, FrameError::Io(_))
+        !matches!(self, FrameError::Io(_) | FrameError::Encode(_))
+    }
+
+    /// `true` when the codec can still decode after this error: the
+    /// offending frame was well formed and has been consumed
+    /// ([`FrameError::Decode`], [`FrameError::UnexpectedBinary`]), or the
+    /// error concerns a value to send ([`FrameError::Encode`]). Every other
+    /// decoding error leaves the codec [`FrameError::Unusable`]. (An
+    /// encoder's [`FrameError::TooLong`] also leaves it usable: nothing was
+    /// written.)
+    pub fn is_recoverable(&self) -> bool {
+        matches!(
+            self,
+            FrameError::Decode(_) | FrameError::UnexpectedBinary { .. } | FrameError::Encode(_)
+        )
     }
 }
 
@@ -95,6 +132,15 @@ impl fmt::Display for FrameError {
                 "truncated frame: the stream ended after {buffered} bytes of an incomplete frame"
             ),
             FrameError::Unusable => f.write_str(UNUSABLE),
+            FrameError::UnsupportedProtocol => f.write_str(
+                "the server replied 505: it does not support the protocol of the greeting",
+            ),
+            FrameError::Decode(e) => write!(f, "the JTOO section does not fit the type: {e}"),
+            FrameError::UnexpectedBinary { length } => write!(
+                f,
+                "unexpected binary section of {length} bytes (receive `WithBinary<T>` to accept one)"
+            ),
+            FrameError::Encode(e) => write!(f, "cannot encode the value as JTOO: {e}"),
             FrameError::Io(e) => write!(f, "I/O error: {e}"),
         }
     }
@@ -105,6 +151,7 @@ impl std::error::Error for FrameError {
         match self {
             FrameError::InvalidJtoo(e) => Some(e),
             FrameError::Io(e) => Some(e),
+            FrameError::Decode(e) | FrameError::Encode(e) => Some(e),
             _ => None,
         }
     }

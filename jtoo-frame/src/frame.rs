@@ -27,7 +27,7 @@ pub const FRAME_OVERHEAD: usize = 16;
 /// let f = Frame::from_value(&jtoo::from_str(r#"["code":200]"#).unwrap()).unwrap()
 ///     .with_binary(&b"payload"[..]);
 /// assert_eq!(f.jtoo_str(), Some(r#"["code":200]"#));
-/// assert_eq!(f.to_bytes(), &b"00000c 000007 [\"code\":200] payload\n"[..]);
+/// assert_eq!(f.to_bytes().unwrap(), &b"00000c 000007 [\"code\":200] payload\n"[..]);
 /// assert_eq!(f.value().unwrap().unwrap().get("code").and_then(|v| v.as_i64()), Some(200));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -120,38 +120,67 @@ impl Frame {
         self.jtoo.as_deref().map(jtoo::from_slice).transpose()
     }
 
-    /// Decodes the JTOO section into `T` through `jtoo-serde`, borrowing
-    /// strings from the frame where `T` allows.
+    /// Deserializes the JTOO section into `T` through `jtoo-serde`,
+    /// borrowing strings from the frame where `T` allows (the counterpart
+    /// of [`Frame::from_serde`]; [`TypedCodec`](crate::TypedCodec) does the
+    /// same straight from the read buffer).
     ///
     /// ```
     /// #[derive(serde::Deserialize, Debug, PartialEq)]
     /// struct Status<'a> { code: u16, text: &'a str }
     /// let f = jtoo_frame::Frame::from_jtoo(&br#"["code":200,"text":"ok"]"#[..]).unwrap();
-    /// assert_eq!(f.decode::<Status>().unwrap(), Status { code: 200, text: "ok" });
+    /// assert_eq!(f.to_serde::<Status>().unwrap(), Status { code: 200, text: "ok" });
     /// ```
     ///
     /// # Errors
     /// When the section does not match `T`, or is empty (no document).
-    pub fn decode<'de, T: serde::Deserialize<'de>>(&'de self) -> Result<T, jtoo_serde::Error> {
-        jtoo_serde::from_slice(self.jtoo.as_deref().unwrap_or_default())
+    pub fn to_serde<'de, T: serde::Deserialize<'de>>(&'de self) -> Result<T, jtoo_serde::Error> {
+        section_to_serde(self.jtoo.as_deref().unwrap_or_default())
     }
 
     /// A frame whose JTOO section is `value` serialized through
-    /// `jtoo-serde`.
+    /// `jtoo-serde` (read it back with [`Frame::to_serde`]).
+    ///
+    /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct Status { code: u16 }
+    /// let f = jtoo_frame::Frame::from_serde(&Status { code: 200 })?;
+    /// assert_eq!(f.jtoo_str(), Some(r#"["code":200]"#));
+    /// # Ok::<(), jtoo_frame::FrameError>(())
+    /// ```
     ///
     /// # Errors
-    /// When `value` cannot be serialized, or its encoding is longer than
-    /// [`MAX_SECTION_LEN`] (reported as a `jtoo-serde` custom error).
-    pub fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<Frame, jtoo_serde::Error> {
-        let text = jtoo_serde::to_vec(value)?;
-        if text.len() > MAX_SECTION_LEN {
-            return Err(<jtoo_serde::Error as serde::ser::Error>::custom(
-                "JTOO section over 16 MiB - 1",
-            ));
-        }
+    /// [`FrameError::Encode`] when `value` cannot be serialized,
+    /// [`FrameError::TooLong`] when its encoding is longer than
+    /// [`MAX_SECTION_LEN`].
+    pub fn from_serde<T: serde::Serialize + ?Sized>(value: &T) -> Result<Frame, FrameError> {
+        let text = jtoo_serde::to_vec(value).map_err(FrameError::Encode)?;
+        check_len(Section::Jtoo, text.len(), MAX_SECTION_LEN)?;
         Ok(Frame {
             jtoo: (!text.is_empty()).then(|| Bytes::from(text)),
             binary: Bytes::new(),
+        })
+    }
+
+    /// The former name of [`Frame::to_serde`].
+    ///
+    /// # Errors
+    /// As [`Frame::to_serde`].
+    #[deprecated(since = "0.1.0", note = "renamed `Frame::to_serde`")]
+    pub fn decode<'de, T: serde::Deserialize<'de>>(&'de self) -> Result<T, jtoo_serde::Error> {
+        self.to_serde()
+    }
+
+    /// The former name of [`Frame::from_serde`], with its former error
+    /// type.
+    ///
+    /// # Errors
+    /// As [`Frame::from_serde`], as a `jtoo-serde` error.
+    #[deprecated(since = "0.1.0", note = "renamed `Frame::from_serde`")]
+    pub fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<Frame, jtoo_serde::Error> {
+        Frame::from_serde(value).map_err(|e| match e {
+            FrameError::Encode(e) => e,
+            other => jtoo_serde::Error::message(other),
         })
     }
 
@@ -174,29 +203,45 @@ impl Frame {
 
     /// The encoded frame.
     ///
-    /// Sections over [`MAX_SECTION_LEN`] cannot be encoded; use the
-    /// [`FrameCodec`](crate::FrameCodec) encoder to get an error for them.
-    /// Here their length field would be wrong, so this returns an empty
-    /// vector for such a frame.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// ```
+    /// let f = jtoo_frame::Frame::from_binary(&b"abc"[..]);
+    /// assert_eq!(f.to_bytes()?, b"000000 000003  abc\n");
+    /// // A section over ffffff has no length field: an error, not bytes.
+    /// assert!(jtoo_frame::Frame::from_binary(vec![0; 1 << 24]).to_bytes().is_err());
+    /// # Ok::<(), jtoo_frame::FrameError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`FrameError::TooLong`] when a section is longer than
+    /// [`MAX_SECTION_LEN`].
+    pub fn to_bytes(&self) -> Result<Vec<u8>, FrameError> {
+        check_len(Section::Jtoo, self.jtoo_len(), MAX_SECTION_LEN)?;
+        check_len(Section::Binary, self.binary.len(), MAX_SECTION_LEN)?;
         let mut out = Vec::with_capacity(self.encoded_len());
-        if self.jtoo_len() > MAX_SECTION_LEN || self.binary.len() > MAX_SECTION_LEN {
-            return out;
-        }
         write_frame(self, &mut out);
-        out
+        Ok(out)
     }
 }
 
 /// Appends the frame to `out`. The caller has checked both lengths.
+#[inline]
+pub(crate) fn write_frame(frame: &Frame, out: &mut impl Append) {
+    write_sections(
+        frame.jtoo.as_deref().unwrap_or_default(),
+        &frame.binary,
+        out,
+    );
+}
+
+/// Appends the frame of these two sections to `out`. The caller has checked
+/// both lengths.
 ///
 /// Three or four appends: the header (with the space after an empty JTOO
 /// section), the JTOO section and its space, the binary section, `\n`.
 /// The appends are inlined, so the fixed-size ones are plain stores.
 #[inline]
-pub(crate) fn write_frame(frame: &Frame, out: &mut impl Append) {
-    let head = header(frame.jtoo_len(), frame.binary.len());
-    let jtoo = frame.jtoo.as_deref().unwrap_or_default();
+pub(crate) fn write_sections(jtoo: &[u8], binary: &[u8], out: &mut impl Append) {
+    let head = header(jtoo.len(), binary.len());
     if jtoo.is_empty() {
         out.append(&head[..15]);
     } else {
@@ -204,7 +249,7 @@ pub(crate) fn write_frame(frame: &Frame, out: &mut impl Append) {
         out.append(jtoo);
         out.append(b" ");
     }
-    out.append(&frame.binary);
+    out.append(binary);
     out.append(b"\n");
 }
 
@@ -261,6 +306,20 @@ fn hex6(n: usize) -> u64 {
     // (a byte of `v + 0x76` reaches 0x80 exactly when the nibble is > 9).
     let letters = (v.wrapping_add(LO * 0x76) >> 7) & LO;
     v + LO * u64::from(b'0') + letters * 39
+}
+
+/// Deserializes a `T` from a JTOO section; an empty section (no document)
+/// is an error. The one reading of [`Frame::to_serde`] and
+/// [`TypedCodec`](crate::TypedCodec).
+pub(crate) fn section_to_serde<'de, T: serde::Deserialize<'de>>(
+    jtoo: &'de [u8],
+) -> Result<T, jtoo_serde::Error> {
+    if jtoo.is_empty() {
+        return Err(<jtoo_serde::Error as serde::de::Error>::custom(
+            "expected a JTOO document, found an empty JTOO section",
+        ));
+    }
+    jtoo_serde::from_slice(jtoo)
 }
 
 pub(crate) fn check_len(section: Section, length: usize, max: usize) -> Result<(), FrameError> {

@@ -102,7 +102,7 @@ impl Greeting {
         for (k, v) in &self.fields {
             pairs.push(Item::Pair(Pair::with_str_key(k.as_str(), v.clone())));
         }
-        Value::List(vec![Item::Value(Value::List(pairs))])
+        Value::List(vec![Item::Value(Value::List(pairs.into()))].into())
     }
 
     /// The greeting frame.
@@ -206,7 +206,7 @@ mod tests {
         let frame = greeting.to_frame().unwrap();
         // E6: the section is 0x44 bytes, not 0x43.
         assert_eq!(
-            frame.to_bytes(),
+            frame.to_bytes().unwrap(),
             format!("000044 000000 {text} \n").into_bytes()
         );
     }
@@ -255,7 +255,7 @@ mod tests {
     fn reply_constant_is_the_encoding_of_the_reply() {
         let v = jtoo::from_str(r#"[["code":505,"error":"unsupported protocol"]]"#).unwrap();
         assert_eq!(
-            Frame::from_value(&v).unwrap().to_bytes(),
+            Frame::from_value(&v).unwrap().to_bytes().unwrap(),
             UNSUPPORTED_PROTOCOL_REPLY
         );
     }

@@ -78,9 +78,12 @@ impl Handshake {
     /// The client side: sends `greeting` and returns the transport.
     ///
     /// The spec defines no acceptance message, so this returns once the
-    /// greeting is written; a server that does not support the protocol
-    /// answers the first read with the 505 reply (see
-    /// [`is_unsupported_protocol_reply`](crate::is_unsupported_protocol_reply)).
+    /// greeting is written. A server that does not support the protocol
+    /// answers with its 505 reply and closes: the returned transport's
+    /// first read then fails with [`FrameError::UnsupportedProtocol`]
+    /// (also after [`Framed::map_codec`] to a
+    /// [`TypedCodec`](crate::TypedCodec)), so callers need not inspect the
+    /// first frame themselves.
     ///
     /// # Errors
     /// The greeting is over 16 KiB, the write fails, or it times out.
@@ -93,7 +96,7 @@ impl Handshake {
         T: AsyncRead + AsyncWrite + Unpin,
     {
         let frame = greeting.to_frame()?;
-        let mut framed = self.codec.new_framed(io);
+        let mut framed = Framed::new(io, self.codec.new_codec().after_greeting());
         match tokio::time::timeout(self.timeout, framed.send(frame)).await {
             Ok(Ok(())) => Ok(framed),
             Ok(Err(e)) => Err(HandshakeError::Frame(e)),
@@ -128,7 +131,11 @@ impl Handshake {
         if !supported.iter().any(|p| p.as_ref() == greeting.protocol()) {
             let mut io = framed.into_parts().io;
             // Best effort: the connection is closed whatever happens here.
-            let _ = tokio::time::timeout(self.timeout, reply_505(&mut io)).await;
+            let _ = tokio::time::timeout(
+                self.timeout,
+                reply_and_close(&mut io, UNSUPPORTED_PROTOCOL_REPLY),
+            )
+            .await;
             return Err(HandshakeError::UnsupportedProtocol(
                 greeting.protocol().to_owned(),
             ));
@@ -138,8 +145,13 @@ impl Handshake {
     }
 }
 
-async fn reply_505<T: AsyncRead + AsyncWrite + Unpin>(io: &mut T) -> std::io::Result<()> {
-    io.write_all(UNSUPPORTED_PROTOCOL_REPLY).await?;
+/// Writes `reply` (a whole frame), closes the writing side and lingers
+/// briefly so the peer can read it: the 505 reply, the server's busy reply.
+pub(crate) async fn reply_and_close<T: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut T,
+    reply: &[u8],
+) -> std::io::Result<()> {
+    io.write_all(reply).await?;
     io.flush().await?;
     io.shutdown().await?;
     // Read and discard until the peer closes (or briefly): closing a TCP

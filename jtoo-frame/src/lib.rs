@@ -12,7 +12,9 @@ mod error;
 mod frame;
 mod greeting;
 mod handshake;
-pub mod jte;
+mod parsed;
+pub mod server;
+mod typed;
 
 /// The `bytes`, `futures` and `tokio_util` crates this crate is built with,
 /// so users of its types need no version-matched dependencies of their own.
@@ -27,3 +29,4 @@ pub use greeting::{
     GREETING_MAX_LEN, Greeting, UNSUPPORTED_PROTOCOL_REPLY, is_unsupported_protocol_reply,
 };
 pub use handshake::{DEFAULT_HANDSHAKE_TIMEOUT, Handshake, client_handshake, server_handshake};
+pub use typed::{TypedCodec, WithBinary};

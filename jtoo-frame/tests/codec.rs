@@ -163,6 +163,34 @@ fn stream_is_unusable_after_an_error() {
     ));
 }
 
+/// Issue 22, defect 1: a header declaring the largest frame must not make
+/// the decoder reserve it before its bytes arrive.
+#[test]
+fn declared_length_is_not_reserved_before_the_bytes_arrive() {
+    let mut codec = FrameCodec::new();
+    let mut buf = BytesMut::from(&b"ffffff ffffff "[..]);
+    assert!(matches!(codec.decode(&mut buf), Ok(None)));
+    assert!(
+        buf.capacity() <= 64 * 1024,
+        "reserved {} bytes for 14 that arrived",
+        buf.capacity()
+    );
+    // The frame still decodes once its bytes do arrive, in any steps.
+    let mut jtoo = vec![b'"'; 0xff_ffff];
+    jtoo[1..0xff_fffe].fill(b'a');
+    let mut rest = jtoo;
+    rest.push(b' ');
+    rest.extend(std::iter::repeat_n(7u8, 0xff_ffff));
+    rest.push(b'\n');
+    for chunk in rest.chunks(1 << 20) {
+        assert!(matches!(codec.decode(&mut buf), Ok(None)));
+        buf.extend_from_slice(chunk);
+    }
+    let frame = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(frame.jtoo_len(), 0xff_ffff);
+    assert_eq!(frame.binary().len(), 0xff_ffff);
+}
+
 #[test]
 fn oversize_declared_length_rejected_before_buffering() {
     let mut codec = FrameCodec::builder()

@@ -200,7 +200,7 @@ async fn bytes_right_after_the_greeting_are_kept() {
         })
         .collect();
     // Greeting and frames in one write, so they arrive in one read.
-    let mut bytes = Greeting::new(P).to_frame().unwrap().to_bytes();
+    let mut bytes = Greeting::new(P).to_frame().unwrap().to_bytes().unwrap();
     for f in &frames {
         bytes.extend_from_slice(&frame_bytes(f));
     }
@@ -268,7 +268,7 @@ async fn oversize_frames_after_handshake_are_rejected_with_bounded_memory() {
         (r, framed.read_buffer().capacity())
     });
     let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(&Greeting::new(P).to_frame().unwrap().to_bytes())
+    s.write_all(&Greeting::new(P).to_frame().unwrap().to_bytes().unwrap())
         .await
         .unwrap();
     s.write_all(b"000000 ffffff ").await.unwrap();

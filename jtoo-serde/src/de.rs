@@ -3,6 +3,7 @@
 //! scalar.
 
 use crate::error::{Error, Result, Segment};
+use crate::keys::SeenKeys;
 use jtoo::parse::cursor::Cursor;
 use jtoo::parse::string::Known;
 use jtoo::parse::{self, Number, Syntax};
@@ -81,9 +82,11 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Sets how deeply lists may nest (default
-    /// [`jtoo::Options::DEFAULT_MAX_DEPTH`]); deeper input is an error.
+    /// [`jtoo::Options::DEFAULT_MAX_DEPTH`]); deeper input is an error. A
+    /// limit above [`jtoo::Options::DEPTH_CEILING`] is lowered to it (the
+    /// deserializer recurses once per level).
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
-        self.cur.depth = max_depth;
+        self.cur.depth = Options::new().with_max_depth(max_depth).max_depth();
         self
     }
 
@@ -395,6 +398,66 @@ impl<'de> Deserializer<'de> {
         r.map_err(|e| self.fix(e, start))
     }
 
+    /// Enters the list a sequence, map or struct must be: where it starts
+    /// and where its items start, or the type error.
+    #[inline]
+    fn open_list<V: Visitor<'de>>(&mut self, visitor: &V) -> Result<(usize, usize)> {
+        self.skip_ws()?;
+        let start = self.cur.pos;
+        if self.peek() != Some(b'[') {
+            let e = self.invalid_type(visitor);
+            return Err(self.fix(e, start));
+        }
+        Ok((start, self.enter()?))
+    }
+
+    /// A list of pairs as a map or struct; `seen` checks for duplicate
+    /// keys (maps).
+    #[inline]
+    fn pairs<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        seen: Option<SeenKeys<'de>>,
+    ) -> Result<V::Value> {
+        let (start, list) = self.open_list(&visitor)?;
+        let mut pairs = Pairs {
+            de: self,
+            start: list,
+            key_span: (list, list),
+            value_pending: false,
+            seen,
+        };
+        let v = match visitor.visit_map(&mut pairs) {
+            Ok(v) => v,
+            Err(e) => {
+                // An error between a key and its value (serde's
+                // `duplicate field`) is about that key.
+                let at = if pairs.value_pending {
+                    pairs.key_span.0
+                } else {
+                    start
+                };
+                return Err(pairs.de.fix(e, at));
+            }
+        };
+        self.leave(list)?;
+        Ok(v)
+    }
+
+    /// The canonical text of the key spelled at `span` (the text itself in
+    /// strict JTOO, where every value has one spelling).
+    fn canonical_key(&self, span: (usize, usize)) -> Cow<'de, [u8]> {
+        let input: &'de [u8] = self.cur.input;
+        let text = input.get(span.0..span.1).unwrap_or_default();
+        if !self.cur.syntax.is_lenient() {
+            return Cow::Borrowed(text);
+        }
+        match parse::list::value(text, self.cur.syntax, self.cur.depth) {
+            Ok((_, v)) => Cow::Owned(v.to_string().into_bytes()),
+            Err(_) => Cow::Borrowed(text),
+        }
+    }
+
     /// `deserialize_any` on a list: a list whose first item is a pair is a
     /// map, any other list a sequence.
     fn any_list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
@@ -685,6 +748,8 @@ struct Pairs<'a, 'de> {
     /// A key was read and its value not yet: an error the visitor returns
     /// now (serde's `duplicate field`) is about that key.
     value_pending: bool,
+    /// The keys so far, for a map (duplicates are an error).
+    seen: Option<SeenKeys<'de>>,
 }
 
 impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
@@ -706,6 +771,10 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
             }
         })?;
         self.key_span = (key_start, self.de.cur.pos);
+        if let Some(seen) = &mut self.seen {
+            let key = self.de.canonical_key(self.key_span);
+            seen.insert(key).map_err(|e| self.de.fix(e, key_start))?;
+        }
         self.de.colon(key_start)?;
         self.value_pending = true;
         Ok(Some(k))
@@ -1201,7 +1270,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     Err(e) => return Err(self.nom_err(e)),
                 };
                 visitor
-                    .visit_newtype_struct(crate::value_de::ValueDeserializer::exact(v))
+                    .visit_newtype_struct(crate::value_de::ValueDeserializer::exact(
+                        v,
+                        self.cur.depth,
+                    ))
                     .map_err(|e| self.fix(e, start))
             }
             _ => visitor.visit_newtype_struct(self),
@@ -1209,13 +1281,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.skip_ws()?;
-        let start = self.cur.pos;
-        if self.peek() != Some(b'[') {
-            let e = self.invalid_type(&visitor);
-            return Err(self.fix(e, start));
-        }
-        let list = self.enter()?;
+        let (start, list) = self.open_list(&visitor)?;
         let v = visitor
             .visit_seq(Seq {
                 de: self,
@@ -1242,32 +1308,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.skip_ws()?;
-        let start = self.cur.pos;
-        if self.peek() != Some(b'[') {
-            let e = self.invalid_type(&visitor);
-            return Err(self.fix(e, start));
-        }
-        let list = self.enter()?;
-        let mut pairs = Pairs {
-            de: self,
-            start: list,
-            key_span: (list, list),
-            value_pending: false,
-        };
-        let v = match visitor.visit_map(&mut pairs) {
-            Ok(v) => v,
-            Err(e) => {
-                let at = if pairs.value_pending {
-                    pairs.key_span.0
-                } else {
-                    start
-                };
-                return Err(pairs.de.fix(e, at));
-            }
-        };
-        self.leave(list)?;
-        Ok(v)
+        self.pairs(visitor, Some(SeenKeys::default()))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -1276,7 +1317,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_map(visitor)
+        // serde's derive refuses a repeated field itself.
+        self.pairs(visitor, None)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

@@ -9,6 +9,7 @@
 pub mod chrono;
 mod de;
 mod error;
+mod keys;
 mod ser;
 mod value_de;
 mod value_ser;
@@ -50,7 +51,7 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
 /// # Errors
 /// As [`to_string`].
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    let mut ser = Serializer::buffer(128);
+    let mut ser = Serializer::from_vec(Vec::with_capacity(128));
     value.serialize(&mut ser)?;
     Ok(ser.into_vec())
 }

@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::value_ser::{JSON_NUMBER_TOKEN, json_number, parse_marked};
 use jtoo::encode;
 use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER, PAIR_MARKER, TIMESTAMP_MARKER};
-use jtoo::{ErrorKind, Item, Options, Value};
+use jtoo::{ErrorKind, Options, Value};
 use serde::ser::{self, Serialize};
 use std::io;
 
@@ -67,7 +67,9 @@ impl<W: io::Write> Serializer<W> {
 
     /// Sets how deeply lists may nest (default
     /// [`jtoo::Options::DEFAULT_MAX_DEPTH`], the parser's default); deeper
-    /// data is an error instead of text the default parser would reject.
+    /// data is an error instead of text the default parser would reject. A
+    /// limit above [`jtoo::Options::DEPTH_CEILING`] is lowered to it, the
+    /// most any reader accepts.
     ///
     /// ```
     /// use serde::Serialize;
@@ -76,6 +78,7 @@ impl<W: io::Write> Serializer<W> {
     /// # Ok::<(), jtoo_serde::Error>(())
     /// ```
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        let max_depth = Options::new().with_max_depth(max_depth).max_depth();
         self.depth = max_depth;
         self.max_depth = max_depth;
         self
@@ -114,10 +117,21 @@ impl<W: io::Write> Serializer<W> {
 }
 
 impl Serializer<io::Sink> {
-    /// An in-memory serializer whose buffer is the whole output.
-    pub(crate) fn buffer(capacity: usize) -> Self {
+    /// An in-memory serializer that appends to `buf` (keeping what it
+    /// holds); [`Serializer::into_vec`] gives the buffer back. Reusing one
+    /// buffer across values serializes without allocating once it has
+    /// grown to the largest value.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut ser = jtoo_serde::Serializer::from_vec(b"msg: ".to_vec());
+    /// [1, 2].serialize(&mut ser)?;
+    /// assert_eq!(ser.into_vec(), b"msg: [1,2]");
+    /// # Ok::<(), jtoo_serde::Error>(())
+    /// ```
+    pub fn from_vec(buf: Vec<u8>) -> Self {
         Serializer {
-            out: Vec::with_capacity(capacity),
+            out: buf,
             writer: io::sink(),
             stream: false,
             flushed: 0,
@@ -130,7 +144,9 @@ impl Serializer<io::Sink> {
         }
     }
 
-    pub(crate) fn into_vec(self) -> Vec<u8> {
+    /// The buffer of a serializer made by [`Serializer::from_vec`]: what it
+    /// held, then everything serialized.
+    pub fn into_vec(self) -> Vec<u8> {
         self.out
     }
 }
@@ -143,31 +159,6 @@ pub(crate) fn too_deep(max: usize) -> Error {
          default {}: deeper text could not be read back)",
         Options::DEFAULT_MAX_DEPTH
     ))
-}
-
-/// How deeply lists nest in `v` (0 for a scalar), without recursion.
-pub(crate) fn value_depth(v: &Value) -> usize {
-    if !matches!(v, Value::List(_)) {
-        return 0;
-    }
-    let mut deepest = 0;
-    let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
-    while let Some((v, d)) = stack.pop() {
-        if let Value::List(items) = v {
-            let d = d + 1;
-            deepest = deepest.max(d);
-            for item in items {
-                match item {
-                    Item::Value(v) => stack.push((v, d)),
-                    Item::Pair(p) => {
-                        stack.push((p.key(), d));
-                        stack.push((p.value(), d));
-                    }
-                }
-            }
-        }
-    }
-    deepest
 }
 
 impl<W> Serializer<W> {
@@ -443,12 +434,12 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
                     crate::value_ser::Node::Pair(p) => p,
                     _ => return Err(Error::message("invalid private pair item")),
                 };
-                if value_depth(pair.key()).max(value_depth(pair.value())) > self.depth {
-                    return Err(too_deep(self.max_depth));
-                }
-                encode::write_value(&mut self.out, pair.key()).map_err(Error::from_jtoo)?;
+                let too_deep = |_| too_deep(self.max_depth);
+                encode::write_value_with_depth(&mut self.out, pair.key(), self.depth)
+                    .map_err(too_deep)?;
                 self.out.push(b':');
-                encode::write_value(&mut self.out, pair.value()).map_err(Error::from_jtoo)
+                encode::write_value_with_depth(&mut self.out, pair.value(), self.depth)
+                    .map_err(too_deep)
             }
             _ => v.serialize(self),
         }

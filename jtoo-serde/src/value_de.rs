@@ -2,13 +2,15 @@
 
 use crate::de::{MarkerMap, decimal_to_f64};
 use crate::error::{Error, Result, Segment};
+use crate::keys::SeenKeys;
 use jtoo::serde::{
     DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
 };
-use jtoo::{Decimal, Integer, Item, Value};
+use jtoo::{Decimal, Integer, Item, List, Value};
 use serde::de::{
     self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Unexpected, Visitor,
 };
+use std::borrow::Cow;
 
 /// A deserializer that takes its input from an owned [`Value`], with the
 /// same mapping as [`crate::Deserializer`].
@@ -17,6 +19,9 @@ pub struct ValueDeserializer {
     /// Decimals that are not exact floats go to `deserialize_any` as the
     /// private marker map (set when `jtoo::Value` itself is being read).
     exact: bool,
+    /// How many more lists may be entered (a value built in code can nest
+    /// deeper than any parser allows; deserializing recurses per level).
+    depth: usize,
 }
 
 impl ValueDeserializer {
@@ -25,12 +30,26 @@ impl ValueDeserializer {
         ValueDeserializer {
             value,
             exact: false,
+            depth: jtoo::Options::DEFAULT_MAX_DEPTH,
         }
     }
 
-    pub(crate) fn exact(value: Value) -> Self {
-        ValueDeserializer { value, exact: true }
+    pub(crate) fn exact(value: Value, depth: usize) -> Self {
+        ValueDeserializer {
+            value,
+            exact: true,
+            depth,
+        }
     }
+}
+
+/// Enters a list with `depth` levels left: the depth left inside it, or the
+/// error for lists nested deeper than the limit
+/// ([`jtoo::Options::DEFAULT_MAX_DEPTH`], as for text).
+fn enter(depth: usize) -> Result<usize> {
+    depth
+        .checked_sub(1)
+        .ok_or_else(|| crate::ser::too_deep(jtoo::Options::DEFAULT_MAX_DEPTH))
 }
 
 impl<'de> IntoDeserializer<'de, Error> for Value {
@@ -121,9 +140,9 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             }),
             Value::List(items) => {
                 if matches!(items.first(), Some(Item::Pair(_))) {
-                    visitor.visit_map(ItemsMap::new(items, true, self.exact))
+                    visitor.visit_map(ItemsMap::new(items, true, self.exact, enter(self.depth)?))
                 } else {
-                    visitor.visit_seq(ItemsSeq::new(items, true, self.exact))
+                    visitor.visit_seq(ItemsSeq::new(items, true, self.exact, enter(self.depth)?))
                 }
             }
         }
@@ -177,10 +196,13 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             (DECIMAL_MARKER | DATETIME_MARKER | TIMESTAMP_MARKER, v) => {
                 Err(invalid_type(&v, &visitor))
             }
-            (VALUE_MARKER, v) => visitor.visit_newtype_struct(ValueDeserializer::exact(v)),
+            (VALUE_MARKER, v) => {
+                visitor.visit_newtype_struct(ValueDeserializer::exact(v, self.depth))
+            }
             (_, v) => visitor.visit_newtype_struct(ValueDeserializer {
                 value: v,
                 exact: self.exact,
+                depth: self.depth,
             }),
         }
     }
@@ -192,6 +214,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             v => ValueDeserializer {
                 value: v,
                 exact: self.exact,
+                depth: self.depth,
             }
             .deserialize_seq(visitor),
         }
@@ -203,7 +226,10 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
-            Value::List(items) => visitor.visit_seq(ItemsSeq::new(items, false, self.exact)),
+            Value::List(items) => {
+                let depth = enter(self.depth)?;
+                visitor.visit_seq(ItemsSeq::new(items, false, self.exact, depth))
+            }
             v => Err(invalid_type(&v, &visitor)),
         }
     }
@@ -223,7 +249,12 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
-            Value::List(items) => visitor.visit_map(ItemsMap::new(items, false, self.exact)),
+            Value::List(items) => {
+                let depth = enter(self.depth)?;
+                let mut map = ItemsMap::new(items, false, self.exact, depth);
+                map.seen = Some(SeenKeys::default());
+                visitor.visit_map(map)
+            }
             v => Err(invalid_type(&v, &visitor)),
         }
     }
@@ -234,7 +265,14 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_map(visitor)
+        // serde's derive refuses a repeated field itself.
+        match self.value {
+            Value::List(items) => {
+                let depth = enter(self.depth)?;
+                visitor.visit_map(ItemsMap::new(items, false, self.exact, depth))
+            }
+            v => Err(invalid_type(&v, &visitor)),
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -252,6 +290,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
                         key: k,
                         value: v,
                         exact: self.exact,
+                        depth: enter(self.depth)?,
                     })
                 }
                 _ => Err(de::Error::custom(
@@ -275,15 +314,18 @@ struct ItemsSeq {
     iter: std::vec::IntoIter<Item>,
     any: bool,
     exact: bool,
+    /// Lists left to enter inside this one.
+    depth: usize,
     index: usize,
 }
 
 impl ItemsSeq {
-    fn new(items: Vec<Item>, any: bool, exact: bool) -> Self {
+    fn new(items: List, any: bool, exact: bool, depth: usize) -> Self {
         ItemsSeq {
             iter: items.into_iter(),
             any,
             exact,
+            depth,
             index: 0,
         }
     }
@@ -300,12 +342,14 @@ impl<'de> SeqAccess<'de> for ItemsSeq {
             Some(Item::Value(v)) => seed.deserialize(ValueDeserializer {
                 value: v,
                 exact: self.exact,
+                depth: self.depth,
             }),
             Some(Item::Pair(p)) if self.any => {
                 let (k, v) = p.into_parts();
                 seed.deserialize(PairItemValue {
                     kv: Some((k, v)),
                     exact: self.exact,
+                    depth: self.depth,
                 })
             }
             Some(Item::Pair(_)) => Err(Error::message("expected a plain list item, found a pair")),
@@ -323,6 +367,7 @@ impl<'de> SeqAccess<'de> for ItemsSeq {
 struct PairItemValue {
     kv: Option<(Value, Value)>,
     exact: bool,
+    depth: usize,
 }
 
 impl<'de> de::Deserializer<'de> for PairItemValue {
@@ -352,9 +397,11 @@ impl<'de> MapAccess<'de> for PairItemValue {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         match self.kv.take() {
+            // The `[key, value]` list is not in the value: it does not count.
             Some((k, v)) => seed.deserialize(ValueDeserializer {
-                value: Value::List(vec![Item::Value(k), Item::Value(v)]),
+                value: Value::List(vec![Item::Value(k), Item::Value(v)].into()),
                 exact: self.exact,
+                depth: self.depth.saturating_add(1),
             }),
             None => Err(Error::message("no pair value")),
         }
@@ -365,18 +412,24 @@ struct ItemsMap {
     iter: std::vec::IntoIter<Item>,
     any: bool,
     exact: bool,
+    /// Lists left to enter inside this one.
+    depth: usize,
     value: Option<Value>,
     key: Option<Value>,
+    /// The keys so far, for a map (duplicates are an error).
+    seen: Option<SeenKeys<'static>>,
 }
 
 impl ItemsMap {
-    fn new(items: Vec<Item>, any: bool, exact: bool) -> Self {
+    fn new(items: List, any: bool, exact: bool, depth: usize) -> Self {
         ItemsMap {
             iter: items.into_iter(),
             any,
             exact,
+            depth,
             value: None,
             key: None,
+            seen: None,
         }
     }
 }
@@ -398,11 +451,15 @@ impl<'de> MapAccess<'de> for ItemsMap {
             None => Ok(None),
             Some(Item::Pair(p)) => {
                 let (k, v) = p.into_parts();
+                if let Some(seen) = &mut self.seen {
+                    seen.insert(Cow::Owned(k.to_string().into_bytes()))?;
+                }
                 self.value = Some(v);
                 self.key = Some(k.clone());
                 seed.deserialize(ValueDeserializer {
                     value: k,
                     exact: self.exact,
+                    depth: self.depth,
                 })
                 .map(Some)
             }
@@ -424,6 +481,7 @@ impl<'de> MapAccess<'de> for ItemsMap {
                 .deserialize(ValueDeserializer {
                     value: v,
                     exact: self.exact,
+                    depth: self.depth,
                 })
                 .map_err(|e| e.in_segment(|| segment_of(self.key.as_ref()))),
             None => Err(Error::message("map value requested before its key")),
@@ -439,6 +497,7 @@ struct EnumValue {
     key: Value,
     value: Value,
     exact: bool,
+    depth: usize,
 }
 
 impl<'de> de::EnumAccess<'de> for EnumValue {
@@ -452,12 +511,14 @@ impl<'de> de::EnumAccess<'de> for EnumValue {
         let v = seed.deserialize(ValueDeserializer {
             value: self.key,
             exact: self.exact,
+            depth: self.depth,
         })?;
         Ok((
             v,
             ValueDeserializer {
                 value: self.value,
                 exact: self.exact,
+                depth: self.depth,
             },
         ))
     }

@@ -38,7 +38,7 @@ pub(crate) struct ValueSerializer;
 /// default limit exactly as [`crate::to_string`] does.
 pub(crate) fn to_value<T: Serialize + ?Sized>(v: &T) -> Result<Value> {
     let v = v.serialize(ValueSerializer)?.into_value()?;
-    if crate::ser::value_depth(&v) > jtoo::Options::DEFAULT_MAX_DEPTH {
+    if v.depth() > jtoo::Options::DEFAULT_MAX_DEPTH {
         return Err(crate::ser::too_deep(jtoo::Options::DEFAULT_MAX_DEPTH));
     }
     Ok(v)
@@ -77,7 +77,7 @@ fn string_of(node: Node) -> Result<String> {
 }
 
 fn list(items: Vec<Item>) -> Node {
-    Node::Value(Value::List(items))
+    Node::Value(Value::List(items.into()))
 }
 
 fn tagged(variant: &'static str, v: Value) -> Node {
@@ -284,7 +284,7 @@ impl SeqBuilder {
     fn finish(self) -> Node {
         match self.variant {
             None => list(self.items),
-            Some(name) => tagged(name, Value::List(self.items)),
+            Some(name) => tagged(name, Value::List(self.items.into())),
         }
     }
 }
@@ -354,7 +354,7 @@ impl MapBuilder {
         }
         Ok(match self.variant {
             None => list(self.items),
-            Some(name) => tagged(name, Value::List(self.items)),
+            Some(name) => tagged(name, Value::List(self.items.into())),
         })
     }
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 fn nested_value(depth: usize) -> Value {
     let mut v = Value::from(1);
     for _ in 0..depth {
-        v = Value::List(vec![Item::Value(v)]);
+        v = Value::List(vec![Item::Value(v)].into());
     }
     v
 }
@@ -143,11 +143,14 @@ fn serializer_and_parser_agree_for_every_shape() {
 fn pairs_of_mixed_lists_count_too() {
     // A mixed list's later pair goes through the private pair marker.
     for depth in 125..=129 {
-        let v = Value::List(vec![
-            Item::Value(Value::from(1)),
-            Item::Pair(Pair::new(Value::from("k"), nested_value(depth)).unwrap()),
-        ]);
-        let readable = jtoo::from_str(&jtoo::to_string(&v).unwrap()).is_ok();
+        let v = Value::List(
+            vec![
+                Item::Value(Value::from(1)),
+                Item::Pair(Pair::new(Value::from("k"), nested_value(depth)).unwrap()),
+            ]
+            .into(),
+        );
+        let readable = jtoo::to_string(&v).is_ok_and(|t| jtoo::from_str(&t).is_ok());
         assert_eq!(readable, depth < 128, "{depth}");
         match jtoo_serde::to_string(&v) {
             Ok(text) => {
@@ -160,4 +163,67 @@ fn pairs_of_mixed_lists_count_too() {
             }
         }
     }
+}
+
+/// Runs `f` on a thread with a 2 MiB stack (tokio's worker default).
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn million_deep_values_are_refused_not_overflowed() {
+    on_small_stack(|| {
+        let v = nested_value(1_000_000);
+        // `Serialize` for `Value` refuses first, at the ceiling.
+        assert_depth_error(&jtoo_serde::to_value(&v).unwrap_err(), 256);
+        assert_depth_error(&jtoo_serde::to_string(&v).unwrap_err(), 128);
+        let e = jtoo_serde::from_value::<Value>(v.clone()).unwrap_err();
+        assert_depth_error(&e, 128);
+        let e = jtoo_serde::from_value::<Nest>(v.clone()).unwrap_err();
+        assert_depth_error(&e, 128);
+        // `Serialize` for `Value` stops at the ceiling in any serializer.
+        let e = serde_json::to_vec(&v).unwrap_err().to_string();
+        assert!(e.contains("nested too deeply: more than 256 levels"), "{e}");
+        let mut ser = jtoo_serde::Serializer::new(Vec::new()).with_max_depth(usize::MAX);
+        assert_depth_error(&v.serialize(&mut ser).unwrap_err(), 256);
+    });
+}
+
+#[test]
+fn at_the_ceiling_every_reader_and_writer_fits_a_2_mib_stack() {
+    on_small_stack(|| {
+        let max = jtoo::Options::DEPTH_CEILING;
+        let v = nested_value(max);
+        let text = jtoo::Options::new().with_max_depth(max).to_vec(&v).unwrap();
+        // Typed and Value deserializers, strict and HTOO.
+        let mut de = jtoo_serde::Deserializer::from_slice(&text).with_max_depth(usize::MAX);
+        assert_eq!(Value::deserialize(&mut de).unwrap(), v);
+        let mut de = jtoo_serde::Deserializer::from_htoo_slice(&text).with_max_depth(max);
+        assert!(serde_json::Value::deserialize(&mut de).is_ok());
+        let nest = format!("{}{}", "[".repeat(max), "]".repeat(max));
+        let mut de = jtoo_serde::Deserializer::from_str(&nest).with_max_depth(max);
+        assert!(Nest::deserialize(&mut de).is_ok());
+        assert!(
+            htoo::Options::new()
+                .with_max_depth(max)
+                .from_slice(&text)
+                .is_ok()
+        );
+        // Writers.
+        let mut ser = jtoo_serde::Serializer::new(Vec::new()).with_max_depth(max);
+        v.serialize(&mut ser).unwrap();
+        assert_eq!(ser.into_inner().unwrap(), text);
+        assert_eq!(serde_json::to_vec(&v).unwrap().len(), 2 * max + 1);
+        // One more level is an error everywhere.
+        let over = format!("[{}]", String::from_utf8(text).unwrap());
+        let mut de = jtoo_serde::Deserializer::from_str(&over).with_max_depth(usize::MAX);
+        assert!(Value::deserialize(&mut de).is_err());
+        let e = serde_json::to_vec(&nested_value(max + 1)).unwrap_err();
+        assert!(e.to_string().contains("more than 256 levels"), "{e}");
+    });
 }

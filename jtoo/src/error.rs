@@ -30,6 +30,9 @@ pub enum ErrorKind {
     TrailingCharacters,
     /// Lists nested deeper than the configured limit.
     DepthLimitExceeded,
+    /// A value to write or convert nests lists deeper than this limit:
+    /// writers refuse what a reader with that limit could not read back.
+    TooDeep(usize),
     /// A byte that may not appear raw in a string (control code, `\`, …).
     InvalidString(&'static str),
     /// An escape sequence that is not allowed.
@@ -74,6 +77,10 @@ impl fmt::Display for ErrorKind {
             ExpectedCommaOrEnd => f.write_str("expected `,` or `]`"),
             TrailingCharacters => f.write_str("trailing characters after the document"),
             DepthLimitExceeded => f.write_str("lists nested too deeply"),
+            TooDeep(limit) => write!(
+                f,
+                "lists nested too deeply: more than {limit} levels (the depth limit)"
+            ),
             InvalidString(why) => write!(f, "invalid string: {why}"),
             InvalidEscape(why) => write!(f, "invalid escape: {why}"),
             InvalidUtf8 => f.write_str("invalid UTF-8"),

@@ -66,6 +66,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::types::{Decimal, Integer};
+use crate::value::walk::{Folder, fold};
 use crate::value::{Item, Pair, Value};
 use serde_json::{Map, Number, Value as Json};
 
@@ -111,10 +112,10 @@ impl FromJsonOptions {
     }
 
     /// Sets how deeply arrays and objects may nest (default 128, as the
-    /// JTOO parser).
+    /// JTOO parser; at most [`Options::DEPTH_CEILING`](crate::Options::DEPTH_CEILING)).
     #[must_use]
     pub fn with_max_depth(mut self, max_depth: usize) -> FromJsonOptions {
-        self.max_depth = max_depth;
+        self.max_depth = crate::Options::new().with_max_depth(max_depth).max_depth();
         self
     }
 }
@@ -184,7 +185,7 @@ fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value
             for item in items {
                 list.push(Item::Value(convert(item, options, depth)?));
             }
-            Value::List(list)
+            Value::List(list.into())
         }
         Json::Object(members) => {
             let depth = depth
@@ -200,7 +201,7 @@ fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value
                     convert(v, options, depth)?,
                 )));
             }
-            Value::List(list)
+            Value::List(list.into())
         }
     })
 }
@@ -342,40 +343,86 @@ fn digits_u128(digits: &[u8]) -> Option<u128> {
 ///     r#"[{"a":"4f4b","b":"D2023-12-08"},[],[1,{"k":1000.5}]]"#
 /// );
 /// ```
+///
+/// Built without recursion, so any depth is safe here; but `serde_json`
+/// drops, prints and serializes a `Json` recursively, so for values built
+/// in code prefer [`try_to_json`], which refuses what JSON readers refuse.
 pub fn to_json(value: &Value) -> Json {
-    match value {
-        Value::String(s) => Json::String(s.clone()),
-        Value::Bytes(b) => Json::String(hex(b)),
-        Value::Bool(b) => Json::Bool(*b),
-        Value::Integer(i) => number_or_string(i.to_plain_string()),
-        Value::Decimal(d) => number_or_string(d.to_plain_string()),
-        Value::DateTime(d) => Json::String(d.to_string()),
-        Value::Timestamp(t) => Json::String(t.to_string()),
-        Value::List(items) => {
-            if !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_))) {
-                let mut map = Map::with_capacity(items.len());
-                for item in items {
-                    if let Item::Pair(p) = item {
-                        map.insert(key_text(p.key()), to_json(p.value()));
-                    }
-                }
-                Json::Object(map)
-            } else {
-                Json::Array(
-                    items
-                        .iter()
-                        .map(|item| match item {
-                            Item::Value(v) => to_json(v),
-                            Item::Pair(p) => {
-                                let mut map = Map::with_capacity(1);
-                                map.insert(key_text(p.key()), to_json(p.value()));
-                                Json::Object(map)
-                            }
-                        })
-                        .collect(),
-                )
-            }
+    to_json_with_depth(value, usize::MAX).unwrap_or(Json::Null)
+}
+
+/// [`to_json`], refusing lists nested deeper than
+/// [`Options::DEFAULT_MAX_DEPTH`](crate::Options::DEFAULT_MAX_DEPTH) (128,
+/// also `serde_json`'s reading limit).
+///
+/// ```
+/// let v = jtoo::from_str("[[1]]").unwrap();
+/// assert_eq!(jtoo::json::try_to_json(&v).unwrap().to_string(), "[[1]]");
+/// let mut deep = v;
+/// for _ in 0..200 {
+///     deep = jtoo::Value::from(vec![deep]);
+/// }
+/// assert_eq!(jtoo::json::try_to_json(&deep).unwrap_err().kind(), jtoo::ErrorKind::TooDeep(128));
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::TooDeep`] for lists nested deeper than the limit.
+pub fn try_to_json(value: &Value) -> Result<Json, Error> {
+    to_json_with_depth(value, crate::Options::DEFAULT_MAX_DEPTH)
+}
+
+fn to_json_with_depth(value: &Value, max_depth: usize) -> Result<Json, Error> {
+    let Value::List(items) = value else {
+        return Ok(ToJson.leaf(value));
+    };
+    let folded = fold(items, max_depth, &mut ToJson)?;
+    Ok(ToJson.list(items, folded))
+}
+
+/// [`to_json`]'s steps, for [`fold`].
+struct ToJson;
+
+impl<'a> Folder<'a> for ToJson {
+    type Out = Json;
+    /// A pair's key text and value, or a plain item's value.
+    type Item = (Option<String>, Json);
+    fn leaf(&mut self, v: &'a Value) -> Json {
+        match v {
+            Value::String(s) => Json::String(s.clone()),
+            Value::Bytes(b) => Json::String(hex(b)),
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Integer(i) => number_or_string(i.to_plain_string()),
+            Value::Decimal(d) => number_or_string(d.to_plain_string()),
+            other => Json::String(other.to_string()),
         }
+    }
+    fn value(&mut self, v: Json) -> Self::Item {
+        (None, v)
+    }
+    fn pair(&mut self, pair: &'a Pair, _key: Json, value: Json) -> Self::Item {
+        (Some(key_text(pair.key())), value)
+    }
+    fn list(&mut self, _: &'a [Item], folded: Vec<Self::Item>) -> Json {
+        if !folded.is_empty() && folded.iter().all(|(k, _)| k.is_some()) {
+            let mut map = Map::with_capacity(folded.len());
+            for (k, v) in folded {
+                map.insert(k.unwrap_or_default(), v);
+            }
+            return Json::Object(map);
+        }
+        Json::Array(
+            folded
+                .into_iter()
+                .map(|(k, v)| match k {
+                    None => v,
+                    Some(k) => {
+                        let mut map = Map::with_capacity(1);
+                        map.insert(k, v);
+                        Json::Object(map)
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -523,6 +570,50 @@ mod tests {
             j2t(r#"{"z":1,"a":[true,false,"s\u0007"],"m":{}}"#).unwrap(),
             r#"["z":1,"a":[Y,N,"s\07"],"m":[]]"#
         );
+    }
+
+    /// Takes a deep JSON value apart by hand (`serde_json` drops it
+    /// recursively).
+    fn dismantle(mut j: Json) {
+        loop {
+            j = match j {
+                Json::Array(mut v) => v.pop().unwrap_or(Json::Null),
+                Json::Object(m) => m.into_iter().next_back().map_or(Json::Null, |(_, v)| v),
+                _ => break,
+            };
+        }
+    }
+
+    #[test]
+    fn million_deep_values_convert_without_recursion() {
+        let ok = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let n = 1_000_000;
+                let mut v = Value::from(1);
+                for i in 0..n {
+                    v = if i % 2 == 0 {
+                        Value::from(vec![v])
+                    } else {
+                        Value::List(vec![Item::Pair(Pair::with_str_key("k", v))].into())
+                    };
+                }
+                let text = to_json_string(&v);
+                assert_eq!(text.len(), 1 + n / 2 * 2 + n / 2 * 6);
+                assert!(text.starts_with(r#"{"k":[{"k":["#), "{}", &text[..20]);
+                assert_eq!(try_to_json(&v).unwrap_err().kind(), ErrorKind::TooDeep(128));
+                dismantle(to_json(&v));
+                dismantle(crate::tagged::to_tagged(&v));
+                true
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(ok);
+        // Mixed lists, pairs with list keys: the same text as through serde_json.
+        let v = crate::from_str(r#"[1,"a":[[2]:3,[]:[]],["x":N,[D2023:Y]:[S1.500]]]"#).unwrap();
+        assert_eq!(to_json_string(&v), to_json(&v).to_string());
+        assert_eq!(try_to_json(&v).unwrap(), to_json(&v));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::json::{FromJsonOptions, NullPolicy};
 use crate::types::{Decimal, Integer};
+use crate::value::walk::{Event, Walk};
 use crate::value::{Item, Pair, Value};
 
 struct Reader<'a> {
@@ -90,7 +91,7 @@ impl<'a> Reader<'a> {
     fn array(&mut self, depth: usize) -> Result<Value, Error> {
         let mut items = Vec::new();
         let Some(depth) = self.open(depth, b']')? else {
-            return Ok(Value::List(items));
+            return Ok(Value::List(items.into()));
         };
         loop {
             let at = self.pos;
@@ -101,7 +102,7 @@ impl<'a> Reader<'a> {
                 }
             }
             if self.closes(b']', ErrorKind::ExpectedCommaOrEnd)? {
-                return Ok(Value::List(items));
+                return Ok(Value::List(items.into()));
             }
         }
     }
@@ -134,7 +135,7 @@ impl<'a> Reader<'a> {
     fn object(&mut self, depth: usize) -> Result<Value, Error> {
         let mut items = Vec::new();
         let Some(depth) = self.open(depth, b'}')? else {
-            return Ok(Value::List(items));
+            return Ok(Value::List(items.into()));
         };
         loop {
             self.skip_ws();
@@ -158,7 +159,7 @@ impl<'a> Reader<'a> {
                 }
             }
             if self.closes(b'}', ErrorKind::ExpectedValue)? {
-                return Ok(Value::List(items));
+                return Ok(Value::List(items.into()));
             }
         }
     }
@@ -389,7 +390,63 @@ fn write_json_str(out: &mut String, s: &str) {
     out.push_str(&serde_json::to_string(s).unwrap_or_default());
 }
 
+/// Writes `value` as JSON text, without recursion (any depth is safe).
 fn write_json(out: &mut String, value: &Value) {
+    let Value::List(items) = value else {
+        return write_json_scalar(out, value);
+    };
+    // Per open list: written as an object (every item a pair).
+    let mut objects: Vec<bool> = Vec::new();
+    // Inside a pair's key (written already as text): the lists open in it.
+    let mut in_key: Option<usize> = None;
+    for event in Walk::new(items) {
+        if let Some(open) = &mut in_key {
+            match event {
+                Event::Open(_) => *open += 1,
+                Event::Close => *open -= 1,
+                Event::Colon if *open == 0 => {
+                    in_key = None;
+                    out.push(':');
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let in_object = objects.last() == Some(&true);
+        match event {
+            Event::Leaf(v) => write_json_scalar(out, v),
+            Event::Open(items) => {
+                let object = !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_)));
+                objects.push(object);
+                out.push(if object { '{' } else { '[' });
+            }
+            Event::Close => out.push(if objects.pop() == Some(true) {
+                '}'
+            } else {
+                ']'
+            }),
+            Event::Item { first, item, .. } => {
+                if !first {
+                    out.push(',');
+                }
+                if let Item::Pair(p) = item {
+                    if !in_object {
+                        out.push('{');
+                    }
+                    match p.key() {
+                        Value::String(k) => write_json_str(out, k),
+                        other => write_json_str(out, &other.to_string()),
+                    }
+                    in_key = Some(0);
+                }
+            }
+            Event::ItemEnd { pair: true } if !in_object => out.push('}'),
+            Event::ItemEnd { .. } | Event::Colon => {}
+        }
+    }
+}
+
+fn write_json_scalar(out: &mut String, value: &Value) {
     match value {
         Value::String(s) => write_json_str(out, s),
         Value::Bytes(b) => {
@@ -402,47 +459,8 @@ fn write_json(out: &mut String, value: &Value) {
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Integer(i) => out.push_str(&i.to_plain_string()),
         Value::Decimal(d) => out.push_str(&d.to_plain_string()),
-        Value::DateTime(_) | Value::Timestamp(_) => write_json_str(out, &value.to_string()),
-        Value::List(items) => {
-            let object = !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_)));
-            if object {
-                out.push('{');
-                for (n, item) in items.iter().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    if let Item::Pair(p) = item {
-                        match p.key() {
-                            Value::String(k) => write_json_str(out, k),
-                            other => write_json_str(out, &other.to_string()),
-                        }
-                        out.push(':');
-                        write_json(out, p.value());
-                    }
-                }
-                out.push('}');
-            } else {
-                out.push('[');
-                for (n, item) in items.iter().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    match item {
-                        Item::Value(v) => write_json(out, v),
-                        Item::Pair(p) => {
-                            out.push('{');
-                            match p.key() {
-                                Value::String(k) => write_json_str(out, k),
-                                other => write_json_str(out, &other.to_string()),
-                            }
-                            out.push(':');
-                            write_json(out, p.value());
-                            out.push('}');
-                        }
-                    }
-                }
-                out.push(']');
-            }
+        Value::DateTime(_) | Value::Timestamp(_) | Value::List(_) => {
+            write_json_str(out, &value.to_string())
         }
     }
 }

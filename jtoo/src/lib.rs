@@ -28,7 +28,8 @@ pub use encode::{to_string, to_vec, to_writer};
 pub use error::{Error, ErrorKind, Position, Result};
 pub use options::{Options, from_slice, from_str, validate};
 pub use types::{
-    Date, DateTime, Decimal, Integer, Offset, Time, TimePrecision, Timestamp, TimestampPrecision,
+    Date, DateTime, Decimal, Integer, Offset, OffsetSign, Time, TimePrecision, Timestamp,
+    TimestampPrecision,
 };
 pub use value::{Item, List, Pair, Value};
 

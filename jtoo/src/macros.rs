@@ -122,7 +122,7 @@ macro_rules! jtoo {
             #[allow(unused_mut)]
             let mut items = ::std::vec::Vec::<$crate::Item>::new();
             $crate::jtoo!(@items items [] $($tt)*);
-            ::core::result::Result::Ok($crate::Value::List(items))
+            ::core::result::Result::Ok($crate::Value::List($crate::List::from(items)))
         })()
     };
     ($($value:tt)+) => {

@@ -27,6 +27,16 @@ impl Options {
     /// The default nesting limit: lists may nest 128 deep.
     pub const DEFAULT_MAX_DEPTH: usize = 128;
 
+    /// The highest depth limit [`Options::with_max_depth`] sets. Parsers
+    /// recurse once per nesting level; at this depth every parser in this
+    /// workspace fits in a 2 MiB thread stack (tokio's worker default) even
+    /// in an unoptimized build, which needs several times the stack per
+    /// level of a release build (measured: the strict validator, the
+    /// hungriest, overflowed 2 MiB at about 360 levels unoptimized and
+    /// 16,000 optimized). The same ceiling bounds serializing a
+    /// [`Value`] with serde.
+    pub const DEPTH_CEILING: usize = 256;
+
     /// Default options (depth limit 128).
     pub const fn new() -> Options {
         Options {
@@ -35,10 +45,16 @@ impl Options {
     }
 
     /// Sets how deeply lists may nest (`[]` is depth 1). Deeper input is an
-    /// error, never a stack overflow; keep this modest (the parser recurses
-    /// once per level).
+    /// error, never a stack overflow: the parser recurses once per level,
+    /// so a limit above [`Options::DEPTH_CEILING`] is lowered to it.
+    ///
+    /// ```
+    /// use jtoo::Options;
+    /// assert_eq!(Options::new().with_max_depth(10).max_depth(), 10);
+    /// assert_eq!(Options::new().with_max_depth(1_000_000).max_depth(), Options::DEPTH_CEILING);
+    /// ```
     pub const fn with_max_depth(mut self, max_depth: usize) -> Options {
-        self.max_depth = max_depth;
+        self.max_depth = ceiling(max_depth);
         self
     }
 
@@ -65,6 +81,39 @@ impl Options {
         parse::validate_document(input, Syntax::Strict, self.max_depth)
     }
 
+    /// The canonical JTOO bytes of `value`, refusing lists nested deeper
+    /// than this limit (so that a reader with these options reads them
+    /// back).
+    ///
+    /// ```
+    /// use jtoo::Options;
+    /// let v = jtoo::from_str("[[[]]]").unwrap();
+    /// assert!(Options::new().with_max_depth(2).to_vec(&v).is_err());
+    /// assert_eq!(Options::new().with_max_depth(3).to_vec(&v).unwrap(), b"[[[]]]");
+    /// ```
+    ///
+    /// # Errors
+    /// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep).
+    pub fn to_vec(&self, value: &Value) -> Result<Vec<u8>, Error> {
+        crate::encode::to_vec_with_depth(value, self.max_depth)
+    }
+
+    /// As [`Options::to_vec`], as text.
+    ///
+    /// # Errors
+    /// As [`Options::to_vec`].
+    pub fn to_string(&self, value: &Value) -> Result<String, Error> {
+        crate::encode::bytes_to_string(self.to_vec(value)?)
+    }
+
+    /// As [`Options::to_vec`], written to `writer` in chunks of about 64 KiB.
+    ///
+    /// # Errors
+    /// I/O errors of the writer, and those of [`Options::to_vec`].
+    pub fn to_writer<W: std::io::Write>(&self, writer: W, value: &Value) -> Result<(), Error> {
+        crate::encode::to_writer_with_depth(writer, value, self.max_depth)
+    }
+
     /// Parses one strict JTOO document from text.
     ///
     /// # Errors
@@ -72,6 +121,17 @@ impl Options {
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(&self, input: &str) -> Result<Value, Error> {
         self.from_slice(input.as_bytes())
+    }
+}
+
+/// `max_depth`, at most [`Options::DEPTH_CEILING`]: the one rule every
+/// configurable depth limit of the workspace follows (other crates go
+/// through [`Options::with_max_depth`]).
+const fn ceiling(max_depth: usize) -> usize {
+    if max_depth > Options::DEPTH_CEILING {
+        Options::DEPTH_CEILING
+    } else {
+        max_depth
     }
 }
 

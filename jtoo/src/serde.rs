@@ -29,10 +29,12 @@
 //! `"$__jtoo_private_Item"`. These names are reserved: a record whose only key
 //! is one of them reads back as the value it stands for.
 
+use crate::error::{Error, ErrorKind};
+use crate::options::Options;
 use crate::types::{Date, DateTime, Decimal, Integer, Offset, Time, Timestamp};
 use crate::value::{Item, Pair, Value};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{self, SerializeMap, SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -168,57 +170,80 @@ impl Serialize for Offset {
 }
 
 /// A pair inside a mixed list: `{"$__jtoo_private_Pair": [key, value]}`,
-/// wrapped in the newtype struct of the same name.
-struct PairItem<'a>(&'a Pair);
+/// wrapped in the newtype struct of the same name; `.1` as in [`Nested`].
+struct PairItem<'a>(&'a Pair, usize);
 
 impl Serialize for PairItem<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_struct(PAIR_MARKER, &PairBody(self.0))
+        s.serialize_newtype_struct(PAIR_MARKER, &PairBody(self.0, self.1))
     }
 }
 
-struct PairBody<'a>(&'a Pair);
+struct PairBody<'a>(&'a Pair, usize);
 
 impl Serialize for PairBody<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (pair, depth) = (self.0, self.1);
         let mut m = s.serialize_map(Some(1))?;
-        m.serialize_entry(PAIR_MARKER, &(self.0.key(), self.0.value()))?;
+        m.serialize_entry(
+            PAIR_MARKER,
+            &(Nested(pair.key(), depth), Nested(pair.value(), depth)),
+        )?;
         m.end()
     }
 }
 
-impl Serialize for Value {
+/// A value with the number of lists it may still open: serializing
+/// recurses once per level, so a value built in code (which may nest a
+/// million lists deep) is refused past [`Options::DEPTH_CEILING`] instead
+/// of overflowing the stack.
+struct Nested<'a>(&'a Value, usize);
+
+impl Serialize for Nested<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::String(v) => s.serialize_str(v),
-            Value::Bytes(v) => s.serialize_bytes(v),
-            Value::Bool(v) => s.serialize_bool(*v),
-            Value::Integer(v) => v.serialize(s),
-            Value::Decimal(v) => v.serialize(s),
-            Value::DateTime(v) => v.serialize(s),
-            Value::Timestamp(v) => v.serialize(s),
-            Value::List(items) => {
-                let pairs = !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_)));
-                if pairs {
-                    let mut m = s.serialize_map(Some(items.len()))?;
-                    for item in items {
-                        if let Item::Pair(p) = item {
-                            m.serialize_entry(p.key(), p.value())?;
-                        }
-                    }
-                    m.end()
-                } else {
-                    let mut q = s.serialize_seq(Some(items.len()))?;
-                    for item in items {
-                        match item {
-                            Item::Value(v) => q.serialize_element(v)?,
-                            Item::Pair(p) => q.serialize_element(&PairItem(p))?,
-                        }
-                    }
-                    q.end()
+        let items = match self.0 {
+            Value::String(v) => return s.serialize_str(v),
+            Value::Bytes(v) => return s.serialize_bytes(v),
+            Value::Bool(v) => return s.serialize_bool(*v),
+            Value::Integer(v) => return v.serialize(s),
+            Value::Decimal(v) => return v.serialize(s),
+            Value::DateTime(v) => return v.serialize(s),
+            Value::Timestamp(v) => return v.serialize(s),
+            Value::List(items) => items,
+        };
+        let Some(depth) = self.1.checked_sub(1) else {
+            return Err(ser::Error::custom(Error::new(ErrorKind::TooDeep(
+                Options::DEPTH_CEILING,
+            ))));
+        };
+        let pairs = !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_)));
+        if pairs {
+            let mut m = s.serialize_map(Some(items.len()))?;
+            for item in items {
+                if let Item::Pair(p) = item {
+                    m.serialize_entry(&Nested(p.key(), depth), &Nested(p.value(), depth))?;
                 }
             }
+            m.end()
+        } else {
+            let mut q = s.serialize_seq(Some(items.len()))?;
+            for item in items {
+                match item {
+                    Item::Value(v) => q.serialize_element(&Nested(v, depth))?,
+                    Item::Pair(p) => q.serialize_element(&PairItem(p, depth))?,
+                }
+            }
+            q.end()
         }
+    }
+}
+
+impl Serialize for Value {
+    /// Lists nested deeper than [`Options::DEPTH_CEILING`] are an error (a
+    /// value built in code can nest deeper than any reader accepts; this
+    /// recurses once per level).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Nested(self, Options::DEPTH_CEILING).serialize(s)
     }
 }
 
@@ -227,7 +252,7 @@ impl Serialize for Item {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Item::Value(v) => v.serialize(s),
-            Item::Pair(p) => PairItem(p).serialize(s),
+            Item::Pair(p) => PairItem(p, Options::DEPTH_CEILING).serialize(s),
         }
     }
 }
@@ -501,7 +526,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         while let Some(item) = seq.next_element_seed(ItemSeed)? {
             items.push(item);
         }
-        Ok(Item::Value(Value::List(items)))
+        Ok(Item::Value(Value::List(items.into())))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item, A::Error> {
@@ -552,7 +577,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
             let pair = Pair::new(key, value).map_err(|e| de::Error::custom(e.message()))?;
             items.push(Item::Pair(pair));
         }
-        Ok(Item::Value(Value::List(items)))
+        Ok(Item::Value(Value::List(items.into())))
     }
 }
 

@@ -32,6 +32,7 @@
 //! ```
 
 use crate::parse::{Number, Syntax, number};
+use crate::value::walk::{Folder, fold};
 use crate::{DateTime, Item, Pair, Timestamp, Value};
 use serde_json::{Map, Value as Json};
 
@@ -40,29 +41,48 @@ use serde_json::{Map, Value as Json};
 /// a JTOO document within the default depth limit of 128 needs at most 257).
 pub const MAX_TAGGED_DEPTH: usize = 512;
 
-/// The tagged JSON form of `v`.
+/// The tagged JSON form of `v`, built without recursion (but `serde_json`
+/// drops and prints a `Json` recursively: keep values within
+/// [`MAX_TAGGED_DEPTH`] levels, as [`from_tagged`] does).
 pub fn to_tagged(v: &Value) -> Json {
     match v {
-        Value::String(s) => scalar("string", s.clone()),
-        Value::Bytes(b) => scalar("bytes", hex(b)),
-        Value::Bool(b) => scalar("bool", if *b { "true" } else { "false" }.to_string()),
-        Value::Integer(i) => scalar("integer", i.to_plain_string()),
-        Value::Decimal(d) => scalar("decimal", d.to_plain_string()),
-        Value::DateTime(d) => scalar("datetime", d.to_string()),
-        Value::Timestamp(t) => scalar("timestamp", t.to_string()),
-        Value::List(items) => Json::Array(items.iter().map(item_to_tagged).collect()),
+        Value::List(items) => {
+            let folded = fold(items, usize::MAX, &mut ToTagged).unwrap_or_default();
+            Json::Array(folded)
+        }
+        leaf => ToTagged.leaf(leaf),
     }
 }
 
-fn item_to_tagged(item: &Item) -> Json {
-    match item {
-        Item::Value(v) => to_tagged(v),
-        Item::Pair(p) => {
-            let mut m = Map::new();
-            m.insert("key".to_string(), to_tagged(p.key()));
-            m.insert("value".to_string(), to_tagged(p.value()));
-            Json::Object(m)
+/// [`to_tagged`]'s steps, for [`fold`].
+struct ToTagged;
+
+impl<'a> Folder<'a> for ToTagged {
+    type Out = Json;
+    type Item = Json;
+    fn leaf(&mut self, v: &'a Value) -> Json {
+        match v {
+            Value::String(s) => scalar("string", s.clone()),
+            Value::Bytes(b) => scalar("bytes", hex(b)),
+            Value::Bool(b) => scalar("bool", if *b { "true" } else { "false" }.to_string()),
+            Value::Integer(i) => scalar("integer", i.to_plain_string()),
+            Value::Decimal(d) => scalar("decimal", d.to_plain_string()),
+            Value::DateTime(d) => scalar("datetime", d.to_string()),
+            Value::Timestamp(t) => scalar("timestamp", t.to_string()),
+            Value::List(_) => Json::Array(Vec::new()),
         }
+    }
+    fn value(&mut self, v: Json) -> Json {
+        v
+    }
+    fn pair(&mut self, _: &'a Pair, key: Json, value: Json) -> Json {
+        let mut m = Map::new();
+        m.insert("key".to_string(), key);
+        m.insert("value".to_string(), value);
+        Json::Object(m)
+    }
+    fn list(&mut self, _: &'a [Item], folded: Vec<Json>) -> Json {
+        Json::Array(folded)
     }
 }
 
@@ -148,7 +168,7 @@ fn value(j: &Json, depth: usize) -> Result<Value, Located> {
                 };
                 list.push(parsed.map_err(|e| e.within(format!("[{i}]")))?);
             }
-            Ok(Value::List(list))
+            Ok(Value::List(list.into()))
         }
         Json::Object(m) if m.contains_key("key") => Err(Located::new(
             "a pair may only stand as a list item, not as a document, key or value".to_string(),

@@ -58,7 +58,7 @@ fn plain_strings_of_every_length() {
 }
 
 fn list(items: Vec<Item>) -> Value {
-    Value::List(items)
+    Value::List(items.into())
 }
 
 fn pair(k: Value, v: Value) -> Item {
@@ -102,10 +102,18 @@ fn writer_matches_to_vec_across_chunks() {
     jtoo::to_writer(&mut w, &v).unwrap();
     assert_eq!(w, jtoo::to_vec(&v).unwrap());
     assert_eq!(jtoo::from_slice(&w).unwrap(), v);
-    let deep = (0..5000).fold(list(vec![]), |acc, _| list(vec![Item::Value(acc)]));
+    let deep = (0..200).fold(list(vec![]), |acc, _| list(vec![Item::Value(acc)]));
     let mut w = Vec::new();
-    jtoo::to_writer(&mut w, &deep).unwrap();
-    assert_eq!(w.len(), 2 * 5001);
+    let options = jtoo::Options::new().with_max_depth(201);
+    options.to_writer(&mut w, &deep).unwrap();
+    assert_eq!(w.len(), 2 * 201);
+    assert_eq!(w, deep.to_string().into_bytes());
+    assert_eq!(options.from_slice(&w).unwrap(), deep);
+    let err = jtoo::Options::new()
+        .with_max_depth(200)
+        .to_writer(Vec::new(), &deep)
+        .unwrap_err();
+    assert_eq!(err.kind(), jtoo::ErrorKind::TooDeep(200));
 }
 
 proptest! {

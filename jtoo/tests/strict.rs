@@ -428,14 +428,20 @@ fn depth_is_limited_without_stack_overflow() {
         rejects(too_deep.as_bytes()).kind(),
         ErrorKind::DepthLimitExceeded
     );
-    // A raised limit works too (the parser recurses once per level, so give
-    // the thread room: debug builds use a few KiB per level).
+    // A raised limit stops at the ceiling, and the ceiling holds on a 2 MiB
+    // thread (tokio's worker default) even unoptimized.
     let ok = std::thread::Builder::new()
-        .stack_size(64 << 20)
+        .stack_size(2 << 20)
         .spawn(|| {
-            let opts = jtoo::Options::new().with_max_depth(1000);
-            let deeper = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
-            opts.from_str(&deeper).is_ok()
+            let opts = jtoo::Options::new().with_max_depth(1_000_000);
+            let max = jtoo::Options::DEPTH_CEILING;
+            assert_eq!(opts.max_depth(), max);
+            let at = format!("{}{}", "[".repeat(max), "]".repeat(max));
+            let over = format!("[{at}]");
+            opts.from_str(&at).is_ok()
+                && opts.validate(at.as_bytes()).is_ok()
+                && opts.from_str(&over).unwrap_err().kind() == ErrorKind::DepthLimitExceeded
+                && opts.validate(over.as_bytes()).is_err()
         })
         .unwrap()
         .join()
@@ -445,20 +451,15 @@ fn depth_is_limited_without_stack_overflow() {
 
 #[test]
 fn encoding_deep_values_does_not_recurse() {
-    let mut v = Value::List(vec![]);
+    let mut v = Value::List(vec![].into());
     for _ in 0..100_000 {
-        v = Value::List(vec![Item::Value(v)]);
+        v = Value::List(vec![Item::Value(v)].into());
     }
-    let text = jtoo::to_string(&v).unwrap();
-    assert_eq!(text.len(), 200_002);
-    // Dropping a deep value recurses in Rust's drop glue; unwind it by hand.
-    let mut cur = v;
-    while let Value::List(mut items) = cur {
-        cur = match items.pop() {
-            Some(Item::Value(inner)) => inner,
-            _ => break,
-        };
-    }
+    // `Display` writes any depth; the writers refuse what the default reader
+    // could not read back.
+    assert_eq!(v.to_string().len(), 200_002);
+    let err = jtoo::to_string(&v).unwrap_err();
+    assert_eq!(err.kind(), jtoo::ErrorKind::TooDeep(128));
 }
 
 #[test]
@@ -576,7 +577,7 @@ fn arb_value() -> impl Strategy<Value = Value> {
             ],
             0..8,
         )
-        .prop_map(Value::List)
+        .prop_map(Value::from)
     })
 }
 
@@ -657,4 +658,24 @@ proptest! {
         jtoo::encode::write_f32(&mut out, f).unwrap();
         prop_assert_eq!(String::from_utf8(out).unwrap(), jtoo::Decimal::from_f32(f).unwrap().to_string());
     }
+}
+
+#[test]
+fn decimal_edges_round_trip() {
+    // The fuzz generator stays within ±1000 (the edges' text is 90 KB), so
+    // the type's edges are held here.
+    let max = i64::from(u16::MAX);
+    for (negative, coefficient, exponent) in [
+        (false, u128::MAX, max - 1),
+        (true, 1, max),
+        (false, 123, -max),
+        (true, u128::MAX, -max + 38),
+    ] {
+        let d = jtoo::Decimal::from_scientific(negative, coefficient, exponent).unwrap();
+        let v = Value::Decimal(d);
+        let text = jtoo::to_string(&v).unwrap();
+        assert_eq!(jtoo::from_str(&text).unwrap(), v, "{exponent}");
+    }
+    assert!(jtoo::Decimal::from_scientific(false, 1, max + 40).is_err());
+    assert!(jtoo::Decimal::from_scientific(false, 1, -max - 1).is_err());
 }

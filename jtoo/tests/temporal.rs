@@ -497,11 +497,15 @@ fn offset_constructors() {
     assert!(Offset::from_minutes(-1439).is_ok());
     assert!(Offset::from_minutes(1440).is_err());
     assert!(Offset::from_minutes(-1440).is_err());
-    assert_eq!(Offset::from_hm(-1, 8, 0).unwrap().to_string(), "~08");
-    assert_eq!(Offset::from_hm(1, 0, 0).unwrap(), Offset::UTC);
-    assert_eq!(Offset::from_hm(-1, 0, 0).unwrap(), Offset::UTC);
-    assert!(Offset::from_hm(1, 24, 0).is_err());
-    assert!(Offset::from_hm(1, 0, 60).is_err());
+    use jtoo::OffsetSign::{Minus, Plus};
+    assert_eq!(Offset::from_hm(Minus, 8, 0).unwrap().to_string(), "~08");
+    assert_eq!(Offset::from_hm(Plus, 8, 0).unwrap().to_string(), "+08");
+    assert_eq!(Offset::from_hm(Plus, 23, 59).unwrap().minutes(), 1439);
+    assert_eq!(Offset::from_hm(Minus, 23, 59).unwrap().minutes(), -1439);
+    assert_eq!(Offset::from_hm(Plus, 0, 0).unwrap(), Offset::UTC);
+    assert_eq!(Offset::from_hm(Minus, 0, 0).unwrap(), Offset::UTC);
+    assert!(Offset::from_hm(Plus, 24, 0).is_err());
+    assert!(Offset::from_hm(Minus, 0, 60).is_err());
     assert_eq!(Offset::from_minutes(-61).unwrap().to_string(), "~0101");
 }
 

@@ -112,10 +112,10 @@ fn check_from_json(case: &Case) -> Result<(), String> {
     check_written(case, case.kind == Kind::FromJsonValid, ".jtoo", converted)
 }
 
-/// A JTE payload through `jtoo_frame::jte::Packet` (JSON when it starts
+/// A JTE payload through `jte::Packet` (JSON when it starts
 /// with `{`, JTOO when with `[`), written back with `Packet::to_jtoo`.
 fn check_jte_packet(case: &Case) -> Result<(), String> {
-    use jtoo_frame::jte::Packet;
+    use jte::Packet;
     let input = std::fs::read(&case.path).map_err(|e| e.to_string())?;
     let packet = match input.first() {
         Some(b'{') => Packet::from_json_slice(&input).map_err(|e| e.to_string()),

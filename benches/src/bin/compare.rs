@@ -11,9 +11,10 @@
 //! whose name contains WORD (and does not write).
 #![forbid(unsafe_code)]
 
+use benches::messages::{self, JsonLines, Message, MessageStreams};
 use benches::{
-    BoxError, Doc, JsonDe, JteStream, JtooDe, Shape, Typed, decode_stream, encode_frames,
-    encode_length_delimited, frame_codec, frames_of, length_delimited, typed_from,
+    BoxError, Doc, JsonDe, JsonStrDe, JteStream, JtooDe, Shape, Typed, decode_stream,
+    encode_frames, encode_length_delimited, frame_codec, frames_of, length_delimited, typed_from,
 };
 use bytes::{Bytes, BytesMut};
 use std::fmt::Write as _;
@@ -178,6 +179,15 @@ fn main() -> Result<(), BoxError> {
             .status()?;
         std::process::exit(status.code().unwrap_or(1));
     }
+    if let Some(why) = benches::serde_json_handicap() {
+        eprintln!(
+            "compare: {why}, which makes it slower than the serde_json applications use; \
+             the comparison would flatter JTOO. Build the benches alone: \
+             `cargo run --release -p benches --bin compare` (not after a `cargo build --workspace` \
+             in the same target directory with other features)."
+        );
+        std::process::exit(2);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
     let only = args
@@ -217,6 +227,8 @@ fn main() -> Result<(), BoxError> {
     }
     frame_rows(&mut t)?;
     jte_rows(&mut t)?;
+    message_rows(&mut t)?;
+    loopback_rows(&mut t)?;
 
     let report = render(&t, &docs, started.elapsed());
     print!("{report}");
@@ -255,6 +267,27 @@ fn value_rows(t: &mut Table<'_>, d: &Doc) {
                 let mut copy = d.json.clone();
                 timed(move || simd_json::to_owned_value(&mut copy).map(drop))
             }),
+        )),
+    );
+    let text = std::str::from_utf8(&d.json).unwrap_or_default();
+    t.row(
+        name.clone(),
+        "serde_json::Value, from_str",
+        None,
+        (jt, js),
+        Ok((
+            parse_jtoo(),
+            Box::new(move || timed(|| serde_json::from_str::<serde_json::Value>(text))),
+        )),
+    );
+    t.row(
+        name.clone(),
+        "serde_json::Value, no null members",
+        None,
+        (jt, d.json_no_nulls.len()),
+        Ok((
+            parse_jtoo(),
+            Box::new(|| timed(|| serde_json::from_slice::<serde_json::Value>(&d.json_no_nulls))),
         )),
     );
     t.row(
@@ -310,6 +343,36 @@ fn typed_rows(t: &mut Table<'_>, d: &Doc) {
         "serde_json typed",
         Some(0.80),
         (jt, js),
+        runs,
+    );
+    // The same model from the JSON peer at its most favourable: `from_str`
+    // on text already known to be UTF-8, and the JSON without the null
+    // members JTOO leaves out.
+    let text = std::str::from_utf8(&d.json).unwrap_or_default();
+    let runs = same.clone().map(|()| -> (Run<'_>, Run<'_>) {
+        (
+            Box::new(|| timed(|| typed_from(d.name, &d.jtoo, JtooDe).map(drop))),
+            Box::new(move || timed(|| typed_from(d.name, &d.json, JsonStrDe(text)).map(drop))),
+        )
+    });
+    t.row(
+        format!("typed deserialize: {}", d.name),
+        "serde_json typed, from_str",
+        None,
+        (jt, js),
+        runs,
+    );
+    let runs = same.clone().map(|()| -> (Run<'_>, Run<'_>) {
+        (
+            Box::new(|| timed(|| typed_from(d.name, &d.jtoo, JtooDe).map(drop))),
+            Box::new(|| timed(|| typed_from(d.name, &d.json_no_nulls, JsonDe).map(drop))),
+        )
+    });
+    t.row(
+        format!("typed deserialize: {}", d.name),
+        "serde_json typed, no null members",
+        None,
+        (jt, d.json_no_nulls.len()),
         runs,
     );
     let runs = match (same, from_json) {
@@ -448,6 +511,151 @@ fn jte_rows(t: &mut Table<'_>) -> Result<(), BoxError> {
     Ok(())
 }
 
+/// Typed messages (`benches::messages::Message`, about 100 bytes) in
+/// memory: `TypedCodec` against JSON lines and `LengthDelimitedCodec` with
+/// serde_json. Encoding appends every message to one buffer reserved for
+/// the whole stream; decoding reads one buffer holding the whole stream
+/// (a copy made outside the timing), so the rows measure the codecs alone.
+fn message_rows(t: &mut Table<'_>) -> Result<(), BoxError> {
+    let count = 200_000 / t.plan.scale;
+    let s = MessageStreams::build(count)?;
+    let (ms, sf, sl, sd) = (&s.messages, &s.frames, &s.lines, &s.delimited);
+    let label = |what: &str| format!("typed messages {what}: {count} × ~130 B");
+    let encode_typed = || -> Run<'_> {
+        Box::new(move || {
+            let mut dst = BytesMut::with_capacity(sf.len());
+            let mut codec = jtoo_frame::TypedCodec::new();
+            timed(|| messages::encode_typed(&mut codec, ms, &mut dst).map(drop))
+        })
+    };
+    t.row(
+        label("encode"),
+        "JSON lines + serde_json",
+        Some(1.00),
+        (sf.len(), sl.len()),
+        Ok((
+            encode_typed(),
+            Box::new(move || {
+                let mut dst = BytesMut::with_capacity(sl.len());
+                timed(|| messages::encode_json_lines(ms, &mut dst).map(drop))
+            }),
+        )),
+    );
+    t.row(
+        label("encode"),
+        "LengthDelimitedCodec + serde_json",
+        None,
+        (sf.len(), sd.len()),
+        Ok((
+            encode_typed(),
+            Box::new(move || {
+                let mut dst = BytesMut::with_capacity(sd.len());
+                let mut codec = messages::length_delimited();
+                timed(|| messages::encode_length_delimited_json(&mut codec, ms, &mut dst).map(drop))
+            }),
+        )),
+    );
+    let decode_typed = || -> Run<'_> {
+        Box::new(move || {
+            let mut b = sf.clone();
+            timed(|| messages::decode_typed(&mut b).map(drop))
+        })
+    };
+    type Decode = fn(&mut BytesMut) -> Result<usize, BoxError>;
+    let peers: [(&'static str, Option<f64>, &BytesMut, Decode); 3] = [
+        (
+            "JSON lines + serde_json from_str",
+            Some(1.00),
+            sl,
+            messages::decode_json_lines,
+        ),
+        (
+            "JSON lines + serde_json from_slice",
+            None,
+            sl,
+            messages::decode_json_lines_from_slice,
+        ),
+        (
+            "LengthDelimitedCodec + serde_json from_slice",
+            None,
+            sd,
+            messages::decode_length_delimited_json,
+        ),
+    ];
+    for (peer, goal, stream, decode) in peers {
+        t.row(
+            label("decode"),
+            peer,
+            goal,
+            (sf.len(), stream.len()),
+            Ok((
+                decode_typed(),
+                Box::new(move || {
+                    let mut b = stream.clone();
+                    timed(|| decode(&mut b).map(drop))
+                }),
+            )),
+        );
+    }
+    Ok(())
+}
+
+/// The typed messages over a real loopback TCP connection (tokio, two
+/// worker threads): a client task feeds every message to a `FramedWrite`,
+/// a server task reads them from a `FramedRead`, deserialized. Timed from
+/// the connection to the last message read.
+fn loopback_rows(t: &mut Table<'_>) -> Result<(), BoxError> {
+    let count = 200_000 / t.plan.scale;
+    let msgs = std::sync::Arc::new(Message::samples(count));
+    let rt = messages::runtime()?;
+    let s = MessageStreams::build(1000)?;
+    let per = |b: &BytesMut| b.len() * count / 1000;
+    // One run of each first: an error stops the row instead of timing it.
+    let check = rt
+        .block_on(messages::loopback(
+            msgs.clone(),
+            jtoo_frame::TypedCodec::<Message>::new(),
+            jtoo_frame::TypedCodec::<Message>::new(),
+        ))
+        .and_then(|_| {
+            rt.block_on(messages::loopback(
+                msgs.clone(),
+                JsonLines::default(),
+                JsonLines::default(),
+            ))
+        })
+        .map_err(|e| e.to_string());
+    let (rt, m1, m2) = (&rt, msgs.clone(), msgs);
+    let runs = check.map(|_| -> (Run<'_>, Run<'_>) {
+        (
+            Box::new(move || {
+                rt.block_on(messages::loopback(
+                    m1.clone(),
+                    jtoo_frame::TypedCodec::<Message>::new(),
+                    jtoo_frame::TypedCodec::<Message>::new(),
+                ))
+                .unwrap_or(Duration::MAX / 4)
+            }),
+            Box::new(move || {
+                rt.block_on(messages::loopback(
+                    m2.clone(),
+                    JsonLines::default(),
+                    JsonLines::default(),
+                ))
+                .unwrap_or(Duration::MAX / 4)
+            }),
+        )
+    });
+    t.row(
+        format!("typed messages over loopback TCP: {count} × ~130 B"),
+        "JSON lines + serde_json",
+        Some(1.00),
+        (per(&s.frames), per(&s.lines)),
+        runs,
+    );
+    Ok(())
+}
+
 fn command_output(cmd: &str, args: &[&str]) -> String {
     std::process::Command::new(cmd)
         .args(args)
@@ -547,5 +755,16 @@ fn render(t: &Table<'_>, docs: &[Doc], elapsed: Duration) -> String {
     let goals = t.rows.iter().filter(|r| r.goal.is_some()).count();
     let met = t.rows.iter().filter(|r| r.met() == Some(true)).count();
     let _ = writeln!(o, "\ngoals met: {met} of {goals}");
+    // The deterministic figures of the typed-message rows, from
+    // `benches/callgrind-messages.sh` (a separate, slower run).
+    let counts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("callgrind-messages.md");
+    if let Ok(table) = std::fs::read_to_string(counts) {
+        let _ = writeln!(o, "\n## Typed messages: instructions per message\n");
+        let _ = writeln!(
+            o,
+            "Goals (issue 15): receive and encode each ≤ 1.00 of JSON lines (stretch ≤ 0.80).\n"
+        );
+        o.push_str(&table);
+    }
     o
 }

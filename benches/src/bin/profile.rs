@@ -6,14 +6,24 @@
 //! `json-ser` run the serde_json peers of `parse`, `typed-de` and `typed-ser`), `frame-decode`, `frame-decode-ldc`,
 //! `frame-encode`, `frame-encode-ldc` (FILE `small` or `large`; `-ldc`: tokio-util's
 //! `LengthDelimitedCodec`), `jte` (FILE ignored), `jte-json` (the JSON-lines peer of `jte`),
-//! `jte-lines-codec` (the same through `LinesCodec`).
+//! `jte-lines-codec` (the same through `LinesCodec`); `msg-encode`,
+//! `msg-decode` (typed messages through `TypedCodec`, FILE the message
+//! count) and their peers `msg-encode-json`, `msg-decode-json` (JSON lines,
+//! `from_str`), `msg-decode-json-slice` (`from_slice`), `msg-encode-ldc`,
+//! `msg-decode-ldc` (`LengthDelimitedCodec` + serde_json), `msg-encode-frame`,
+//! `msg-decode-frame` (the two-pass path: `Frame::from_serde`/`to_serde`
+//! around `FrameCodec`); see
+//! `benches/callgrind-messages.sh`.
 #![forbid(unsafe_code)]
 
+use benches::messages::{self, MessageStreams};
 use benches::{
     BoxError, Doc, JsonDe, JteStream, JtooDe, Shape, decode_stream, encode_frames,
     encode_length_delimited, frame_codec, frames_of, length_delimited, typed_from,
 };
+use bytes::BytesMut;
 use std::hint::black_box;
+use tokio_util::codec::{Decoder, Encoder};
 
 /// The frame workload's message shape: `large` or (anything else) small.
 fn shape_of(file: &str) -> Shape {
@@ -108,6 +118,66 @@ fn main() -> Result<(), BoxError> {
                     black_box(JteStream::decode_lines(&mut b)?);
                 } else {
                     black_box(JteStream::decode_lines_codec(&mut b)?);
+                }
+            }
+        }
+        w if w.starts_with("msg-") => {
+            // FILE is the message count here.
+            let count: usize = file.parse().unwrap_or(20_000);
+            let s = MessageStreams::build(count)?;
+            for _ in 0..runs {
+                match w {
+                    "msg-encode" => {
+                        let mut dst = BytesMut::with_capacity(s.frames.len());
+                        let mut codec = jtoo_frame::TypedCodec::new();
+                        messages::encode_typed(&mut codec, &s.messages, &mut dst)?;
+                        black_box(dst);
+                    }
+                    "msg-encode-json" => {
+                        let mut dst = BytesMut::with_capacity(s.lines.len());
+                        messages::encode_json_lines(&s.messages, &mut dst)?;
+                        black_box(dst);
+                    }
+                    "msg-encode-ldc" => {
+                        let mut dst = BytesMut::with_capacity(s.delimited.len());
+                        let mut codec = messages::length_delimited();
+                        messages::encode_length_delimited_json(&mut codec, &s.messages, &mut dst)?;
+                        black_box(dst);
+                    }
+                    // The two-pass path TypedCodec replaces: a `Frame`
+                    // (section validated), then `Frame::to_serde`.
+                    "msg-encode-frame" => {
+                        let mut dst = BytesMut::with_capacity(s.frames.len());
+                        let mut codec = jtoo_frame::FrameCodec::new();
+                        for m in &s.messages {
+                            codec.encode(jtoo_frame::Frame::from_serde(m)?, &mut dst)?;
+                        }
+                        black_box(dst);
+                    }
+                    "msg-decode-frame" => {
+                        let mut b = s.frames.clone();
+                        let mut codec = jtoo_frame::FrameCodec::new();
+                        while let Some(f) = codec.decode(&mut b)? {
+                            black_box(f.to_serde::<messages::Message>()?);
+                        }
+                    }
+                    "msg-decode" => {
+                        black_box(messages::decode_typed(&mut s.frames.clone())?);
+                    }
+                    "msg-decode-json" => {
+                        black_box(messages::decode_json_lines(&mut s.lines.clone())?);
+                    }
+                    "msg-decode-json-slice" => {
+                        black_box(messages::decode_json_lines_from_slice(
+                            &mut s.lines.clone(),
+                        )?);
+                    }
+                    "msg-decode-ldc" => {
+                        black_box(messages::decode_length_delimited_json(
+                            &mut s.delimited.clone(),
+                        )?);
+                    }
+                    _ => return Err(format!("unknown workload {w}").into()),
                 }
             }
         }

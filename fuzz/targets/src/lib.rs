@@ -13,10 +13,12 @@ pub mod serde_types;
 
 use arbitrary::{Arbitrary, Unstructured};
 use bytes::BytesMut;
+use jte::osc::{OscScanner, TermEvent};
 use jtoo::Value;
-use jtoo_frame::jte::osc::{OscScanner, TermEvent};
-use jtoo_frame::{Frame, FrameCodec, GREETING_MAX_LEN, Greeting};
-use tokio_util::codec::Decoder;
+use jtoo_frame::{Frame, FrameCodec, FrameError, GREETING_MAX_LEN, Greeting, TypedCodec};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio_util::codec::{Decoder, Encoder};
 
 /// Every target: its name (as in `fuzz/fuzz_targets/NAME.rs` and
 /// `fuzz/corpus/NAME/`) and its body.
@@ -26,8 +28,11 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("value_roundtrip", value_roundtrip),
     ("serde_roundtrip", serde_roundtrip),
     ("frame_stream", frame_stream),
+    ("typed_stream", typed_stream),
     ("jte_osc", jte_osc),
     ("greeting", greeting),
+    ("server_session", server_session),
+    ("pretty_roundtrip", pretty_roundtrip),
 ];
 
 /// The body of the target called `name`, if there is one.
@@ -62,6 +67,16 @@ pub fn htoo_parse(data: &[u8]) {
 
 /// Encodes `v` canonically and prettily and checks both read back to `v`.
 fn check_encodings(v: &Value) {
+    check_canonical(v);
+    let pretty = htoo::to_string_pretty(v);
+    match htoo::from_str(&pretty) {
+        Ok(back) => assert!(back == *v, "pretty text reads back differently:\n{pretty}"),
+        Err(e) => panic!("pretty text is not HTOO ({e}):\n{pretty}"),
+    }
+}
+
+/// Encodes `v` canonically and checks the text reads back to `v`.
+fn check_canonical(v: &Value) {
     let canonical = jtoo::to_vec(v).unwrap_or_default();
     match jtoo::from_slice(&canonical) {
         Ok(back) => assert!(
@@ -74,21 +89,51 @@ fn check_encodings(v: &Value) {
             String::from_utf8_lossy(&canonical)
         ),
     }
-    let pretty = htoo::to_string_pretty(v);
-    match htoo::from_str(&pretty) {
-        Ok(back) => assert!(back == *v, "pretty text reads back differently:\n{pretty}"),
-        Err(e) => panic!("pretty text is not HTOO ({e}):\n{pretty}"),
-    }
 }
 
 /// An arbitrary valid [`Value`] (see `jtoo/src/arbitrary.rs`): encode, then
-/// parse, gives the value back; so does the pretty HTOO text.
+/// parse, gives the value back, and the text is the one spelling of the
+/// value. (The pretty text is [`pretty_roundtrip`]'s: checking both here
+/// took more than half of each execution.)
 pub fn value_roundtrip(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(v) = Value::arbitrary(&mut u) else {
         return;
     };
-    check_encodings(&v);
+    check_canonical(&v);
+}
+
+/// Two layout bytes (indent 0-7, width 0-127) and an arbitrary [`Value`]:
+/// the pretty HTOO text with that layout reads back (HTOO) to the value;
+/// `to_writer_pretty` writes the same text. (Generated values nest at most
+/// 24 deep, under [`htoo::MAX_INDENT_LEVEL`]; htoo's tests hold the cap.)
+pub fn pretty_roundtrip(data: &[u8]) {
+    let Some((&[indent, width], rest)) = data.split_first_chunk::<2>() else {
+        return;
+    };
+    let (indent, width) = (usize::from(indent % 8), usize::from(width % 128));
+    let mut u = Unstructured::new(rest);
+    let Ok(v) = Value::arbitrary(&mut u) else {
+        return;
+    };
+    let config = htoo::PrettyConfig::new()
+        .with_indent(indent)
+        .with_max_width(width);
+    let pretty = htoo::to_string_pretty_with(&v, &config);
+    match htoo::from_str(&pretty) {
+        Ok(back) => assert!(
+            back == v,
+            "pretty text (indent {indent}, width {width}) reads back differently:\n{pretty}"
+        ),
+        Err(e) => {
+            panic!("pretty text (indent {indent}, width {width}) is not HTOO ({e}):\n{pretty}")
+        }
+    }
+    let mut written = Vec::new();
+    match htoo::to_writer_pretty(&mut written, &v, &config) {
+        Ok(()) => assert!(written == pretty.as_bytes(), "to_writer_pretty differs"),
+        Err(e) => panic!("to_writer_pretty refused a value the parser reads ({e})"),
+    }
 }
 
 /// Arbitrary derived structs and enums (see [`serde_types`]) through
@@ -113,11 +158,16 @@ pub fn serde_roundtrip(data: &[u8]) {
         Ok(t) => t,
         Err(e) if e.to_string().contains("nested too deeply") => {
             // By design (see jtoo-serde's "Limits"): check that the text,
-            // written without the limit, is indeed too deep to read.
+            // written with the highest limit (the ceiling), is indeed too
+            // deep to read. Deeper than the ceiling, no reader could read it.
             let mut ser = jtoo_serde::Serializer::new(Vec::new()).with_max_depth(usize::MAX);
-            let unlimited = serde::Serialize::serialize(&root, &mut ser)
+            let unlimited = match serde::Serialize::serialize(&root, &mut ser)
                 .and_then(|()| ser.into_inner())
-                .unwrap_or_else(|e| panic!("cannot serialize without a depth limit ({e})"));
+            {
+                Ok(text) => text,
+                Err(e) if e.to_string().contains("nested too deeply") => return,
+                Err(e) => panic!("cannot serialize with the highest depth limit ({e})"),
+            };
             assert!(
                 jtoo::from_slice(&unlimited).is_err(),
                 "refused as too deep ({e}), but the parser reads it: {:?}",
@@ -304,7 +354,7 @@ pub fn frame_stream(data: &[u8]) {
         assert!(f.encoded_len() <= max_frame);
         // A decoded frame re-encodes to exactly its bytes (checked through
         // a fresh decode: the frame's JTOO section is canonical).
-        let bytes = f.to_bytes();
+        let bytes = f.to_bytes().expect("a decoded frame is within ffffff");
         let mut buf = BytesMut::from(&bytes[..]);
         let again = codec().decode(&mut buf);
         assert!(matches!(again, Ok(Some(ref g)) if g == f) && buf.is_empty());
@@ -316,6 +366,144 @@ pub fn frame_stream(data: &[u8]) {
         while let Ok(Some(_)) = c.decode(&mut buf) {}
         if c.is_failed() {
             assert!(c.decode(&mut buf).is_err());
+        }
+    }
+}
+
+/// What `decoder` answers, call by call, to `stream` fed in chunks of
+/// `chunk + 1` bytes (all at once for `None`), as comparable text; stops
+/// at the end, at an error that leaves the codec unusable, or after 64
+/// answers.
+fn typed_answers<D>(mut decoder: D, stream: &[u8], chunk: Option<u8>) -> Vec<String>
+where
+    D: Decoder<Error = FrameError>,
+    D::Item: std::fmt::Debug,
+{
+    const MAX: usize = 64;
+    let step = chunk.map_or(stream.len().max(1), |c| usize::from(c) + 1);
+    let mut buf = BytesMut::new();
+    let mut out = Vec::new();
+    // Records one answer; `Some(done)` when there was one.
+    let record = |r: Result<Option<D::Item>, FrameError>, out: &mut Vec<String>| match r {
+        Ok(Some(item)) => {
+            out.push(format!("{item:?}"));
+            Some(false)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            out.push(format!("error {e:?}"));
+            Some(!e.is_recoverable())
+        }
+    };
+    for piece in stream.chunks(step) {
+        buf.extend_from_slice(piece);
+        while out.len() < MAX {
+            match record(decoder.decode(&mut buf), &mut out) {
+                None => break,
+                Some(true) => return out,
+                Some(false) => {}
+            }
+        }
+    }
+    while out.len() < MAX {
+        match record(decoder.decode_eof(&mut buf), &mut out) {
+            None | Some(true) => break,
+            Some(false) => {}
+        }
+    }
+    out
+}
+
+/// The reference of `typed_stream`: every frame validated by `FrameCodec`,
+/// then deserialized with `Frame::to_serde`.
+struct TwoPass<T>(FrameCodec, std::marker::PhantomData<T>);
+
+impl<T: DeserializeOwned> Decoder for TwoPass<T> {
+    type Item = T;
+    type Error = FrameError;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<T>, FrameError> {
+        self.0
+            .decode(buf)
+            .and_then(|f| f.map(read_frame).transpose())
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<T>, FrameError> {
+        self.0
+            .decode_eof(buf)
+            .and_then(|f| f.map(read_frame).transpose())
+    }
+}
+
+fn read_frame<T: DeserializeOwned>(f: Frame) -> Result<T, FrameError> {
+    let value = f.to_serde::<T>().map_err(FrameError::Decode)?;
+    match f.binary().len() {
+        0 => Ok(value),
+        length => Err(FrameError::UnexpectedBinary { length }),
+    }
+}
+
+fn typed_case<T>(stream: &[u8], chunk: u8)
+where
+    T: DeserializeOwned + Serialize + std::fmt::Debug + PartialEq,
+{
+    let codec = || FrameCodec::builder().max_jtoo_len(4096).new_codec();
+    let want = typed_answers(
+        TwoPass::<T>(codec(), std::marker::PhantomData),
+        stream,
+        None,
+    );
+    let got = typed_answers(TypedCodec::<T>::with_frame_codec(codec()), stream, None);
+    assert_eq!(got, want, "one pass and validate-then-decode differ");
+    let chunked = typed_answers(
+        TypedCodec::<T>::with_frame_codec(codec()),
+        stream,
+        Some(chunk),
+    );
+    assert_eq!(chunked, want, "chunking changed the typed reading");
+    // Every message read back is written again and reads back the same.
+    let mut codec = TypedCodec::<T>::with_frame_codec(codec());
+    let mut buf = BytesMut::from(stream);
+    while let Ok(Some(m)) = codec.decode(&mut buf) {
+        let mut out = BytesMut::new();
+        let mut again = TypedCodec::<T>::new();
+        if again.encode(&m, &mut out).is_ok() {
+            assert_eq!(again.decode(&mut out).ok().flatten().as_ref(), Some(&m));
+        }
+    }
+}
+
+/// `data[0]` picks the message type (bits 0-1: `jtoo::Value`, the derived
+/// `serde_types::Root`, `Vec<String>`, `IgnoredAny`) and the chunking;
+/// `data[1..]` is a frame stream. `TypedCodec` reads it exactly as
+/// validate-then-decode does (`FrameCodec`, then `Frame::to_serde`: the
+/// same messages, the same errors at the same positions, the same
+/// recovery), in any chunking, and every message it reads writes back to a
+/// frame that reads the same.
+pub fn typed_stream(data: &[u8]) {
+    let Some((&control, stream)) = data.split_first() else {
+        return;
+    };
+    let chunk = control >> 2;
+    match control & 3 {
+        0 => typed_case::<Value>(stream, chunk),
+        1 => typed_case::<serde_types::Root>(stream, chunk),
+        2 => typed_case::<Vec<String>>(stream, chunk),
+        _ => {
+            // Nothing to write back for `IgnoredAny`: compare the readings.
+            let codec = || FrameCodec::builder().max_jtoo_len(4096).new_codec();
+            type Skip = serde::de::IgnoredAny;
+            let want = typed_answers(
+                TwoPass::<Skip>(codec(), std::marker::PhantomData),
+                stream,
+                None,
+            );
+            let got = typed_answers(
+                TypedCodec::<Skip>::with_frame_codec(codec()),
+                stream,
+                Some(chunk),
+            );
+            assert_eq!(got, want, "one pass and validate-then-decode differ");
         }
     }
 }
@@ -449,9 +637,9 @@ impl Candidate {
         if let Some(extra) = &self.extra {
             items.push(jtoo::Item::Value(extra.clone()));
         }
-        let list = Value::List(items);
+        let list = Value::List(items.into());
         Some(if self.wrapped {
-            Value::List(vec![jtoo::Item::Value(list)])
+            Value::List(vec![jtoo::Item::Value(list)].into())
         } else {
             list
         })
@@ -527,4 +715,215 @@ fn is_wrapped(value: &Option<Value>) -> bool {
         value.as_ref().and_then(Value::as_list).map(Vec::as_slice),
         Some([jtoo::Item::Value(Value::List(_))])
     )
+}
+
+/// The server's handshake and frame loop, driven by a schedule of byte
+/// chunks (`jtoo_frame::server`). `data[0]` picks the options: bit 0
+/// prepends a valid `echo/1` greeting, bit 1 a small memory budget (64 KiB)
+/// and small frame limits, bit 2 a client that never reads. The rest is the
+/// schedule: each item is a byte `h` then `h & 63` bytes sent at once; `h >>
+/// 6` = 1 waits 100 ms before them, 2 waits 5 s, 3 ends the schedule.
+///
+/// On tokio's paused clock, against an echo handler: the server never
+/// panics; it closes the connection within its timeouts once the client has
+/// closed its side; everything it writes is a valid frame stream, and it is
+/// either nothing, the 505 reply, or the frames the client sent after an
+/// accepted greeting, in order and intact (all of them when the
+/// connection ended cleanly).
+pub fn server_session(data: &[u8]) {
+    let Some((&control, schedule)) = data.split_first() else {
+        return;
+    };
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+    else {
+        return;
+    };
+    rt.block_on(server::session(control, schedule));
+}
+
+mod server {
+    use bytes::BytesMut;
+    use jtoo_frame::server::{Connection, ConnectionError, Listener, Server};
+    use jtoo_frame::{FrameCodec, Greeting, UNSUPPORTED_PROTOCOL_REPLY};
+    use std::net::SocketAddr;
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
+    use tokio_util::codec::Decoder;
+
+    /// Hands out one connection, then none.
+    struct One(Option<DuplexStream>);
+
+    impl Listener for One {
+        type Io = DuplexStream;
+        async fn accept(&mut self) -> std::io::Result<(DuplexStream, SocketAddr)> {
+            match self.0.take() {
+                Some(io) => Ok((io, SocketAddr::from(([127, 0, 0, 1], 1)))),
+                None => std::future::pending().await,
+            }
+        }
+    }
+
+    type Outcome = Arc<Mutex<Option<Result<(), String>>>>;
+
+    pub(super) async fn session(control: u8, schedule: &[u8]) {
+        let small = control & 2 != 0;
+        let never_reads = control & 4 != 0;
+        let mut codec = FrameCodec::builder();
+        if small {
+            codec.max_jtoo_len(300).max_binary_len(3000);
+        }
+        let server = Server::new(["echo/1"])
+            .greeting_timeout(Duration::from_secs(1))
+            .idle_timeout(Duration::from_secs(2))
+            .frame_timeout(Duration::from_secs(1))
+            .write_timeout(Duration::from_secs(1))
+            .memory_budget(if small { 64 * 1024 } else { 1 << 20 })
+            .codec(codec);
+        let (client, server_io) = tokio::io::duplex(if never_reads { 256 } else { 1 << 16 });
+        let outcome: Outcome = Arc::default();
+        let seen = outcome.clone();
+        let handler = move |mut conn: Connection<DuplexStream>| {
+            let seen = seen.clone();
+            async move {
+                let result: Result<(), ConnectionError> = async {
+                    while let Some(frame) = conn.recv().await? {
+                        conn.send(frame).await?;
+                    }
+                    Ok(())
+                }
+                .await;
+                *seen.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(result.map_err(|e| e.to_string()));
+                Ok(())
+            }
+        };
+        let serving = tokio::spawn(async move {
+            server
+                .serve_listener(One(Some(server_io)), handler, std::future::pending())
+                .await;
+        });
+
+        // The client's bytes, as sent.
+        let mut sent = Vec::new();
+        if control & 1 != 0
+            && let Ok(bytes) = Greeting::new("echo/1")
+                .to_frame()
+                .and_then(|g| g.to_bytes())
+        {
+            sent.extend_from_slice(&bytes);
+        }
+        let (mut reader, mut writer) = tokio::io::split(client);
+        let reading = tokio::spawn(async move {
+            let mut out = Vec::new();
+            if !never_reads {
+                let _ = reader.read_to_end(&mut out).await;
+            }
+            out
+        });
+        let _ = writer.write_all(&sent).await;
+        let mut rest = schedule;
+        while let Some((&h, tail)) = rest.split_first() {
+            let n = usize::from(h & 63).min(tail.len());
+            let (chunk, next) = tail.split_at(n);
+            rest = next;
+            match h >> 6 {
+                1 => tokio::time::sleep(Duration::from_millis(100)).await,
+                2 => tokio::time::sleep(Duration::from_secs(5)).await,
+                3 => break,
+                _ => {}
+            }
+            if writer.write_all(chunk).await.is_err() {
+                break;
+            }
+            sent.extend_from_slice(chunk);
+        }
+        let _ = writer.shutdown().await;
+
+        // The server must be done with the connection within its timeouts.
+        if never_reads {
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+            while outcome.lock().unwrap_or_else(|e| e.into_inner()).is_none()
+                && tokio::time::Instant::now() < deadline
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            serving.abort();
+            return;
+        }
+        let received = tokio::time::timeout(Duration::from_secs(30), reading)
+            .await
+            .expect("the server closes the connection within its timeouts")
+            .unwrap_or_default();
+        serving.abort();
+        // The handler records its outcome before the connection closes.
+        let outcome = outcome.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        check_output(&sent, &received, outcome, small);
+    }
+
+    /// What the server wrote, against what the client sent.
+    fn check_output(
+        sent: &[u8],
+        received: &[u8],
+        outcome: Option<Result<(), String>>,
+        small: bool,
+    ) {
+        if received.is_empty() {
+            return;
+        }
+        if received == UNSUPPORTED_PROTOCOL_REPLY {
+            assert!(outcome.is_none(), "505 after an accepted greeting");
+            return;
+        }
+        let echoed = frames(received, FrameCodec::new());
+        let echoed = echoed.expect("the server writes a valid frame stream");
+        // The frames the client sent after its greeting, up to the first
+        // error (which ends the connection).
+        let mut greeting_codec = FrameCodec::builder()
+            .max_frame_len(jtoo_frame::GREETING_MAX_LEN)
+            .new_codec();
+        let mut buf = BytesMut::from(sent);
+        let greeting = match greeting_codec.decode(&mut buf) {
+            Ok(Some(f)) => Greeting::from_frame(&f).expect("echo means an accepted greeting"),
+            other => panic!("echoed frames without a greeting frame: {other:?}"),
+        };
+        assert_eq!(greeting.protocol(), "echo/1");
+        let mut codec = FrameCodec::builder();
+        if small {
+            codec
+                .max_jtoo_len(300)
+                .max_binary_len(3000)
+                .max_frame_len(64 * 1024);
+        } else {
+            codec.max_frame_len(1 << 20);
+        }
+        let mut codec = codec.new_codec();
+        let mut expected = Vec::new();
+        while let Ok(Some(f)) = codec.decode_eof(&mut buf) {
+            expected.push(f);
+        }
+        assert!(
+            echoed.len() <= expected.len() && echoed[..] == expected[..echoed.len()],
+            "the echo is not the frames sent, in order"
+        );
+        if let Some(Ok(())) = outcome {
+            assert_eq!(echoed.len(), expected.len(), "a clean close lost frames");
+        }
+    }
+
+    /// Every frame of a whole stream; `None` if it is not one.
+    fn frames(bytes: &[u8], mut codec: FrameCodec) -> Option<Vec<jtoo_frame::Frame>> {
+        let mut buf = BytesMut::from(bytes);
+        let mut out = Vec::new();
+        loop {
+            match codec.decode_eof(&mut buf) {
+                Ok(Some(f)) => out.push(f),
+                Ok(None) => return Some(out),
+                Err(_) => return None,
+            }
+        }
+    }
 }

@@ -54,14 +54,16 @@ fn show(out: &mut Out) -> Status {
         "JSON (dates and timestamps become their JTOO text)",
         &json,
     )?;
-    let frame = jtoo_frame::Frame::from_value(&value).map_err(|e| {
-        say!("jtoo: {e}");
-        1
-    })?;
+    let bytes = jtoo_frame::Frame::from_value(&value)
+        .and_then(|frame| frame.to_bytes())
+        .map_err(|e| {
+            say!("jtoo: {e}");
+            1
+        })?;
     section(
         out,
         "as a JTOO frame (6-hex lengths, two sections)",
-        &String::from_utf8_lossy(&frame.to_bytes()),
+        &String::from_utf8_lossy(&bytes),
     )?;
 
     let checks: [(&str, Result<Value, jtoo::Error>); 2] = [

@@ -8,8 +8,11 @@
 use crate::io::{Input, Next, Out, say};
 use jtoo_frame::bytes::BytesMut;
 use jtoo_frame::futures::{SinkExt, StreamExt};
+use jtoo_frame::server::{self, Connection, ConnectionError, Event, Server};
 use jtoo_frame::tokio_util::codec::Decoder;
-use jtoo_frame::{Frame, FrameCodec, FrameError, Greeting, Handshake, HandshakeError};
+use jtoo_frame::{
+    DEFAULT_HANDSHAKE_TIMEOUT, Frame, FrameCodec, FrameError, Greeting, Handshake, HandshakeError,
+};
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -36,7 +39,10 @@ pub enum FrameCommand {
     ///
     /// The server side of the greeting handshake (terminate on a bad
     /// greeting, reply 505 to an unsupported protocol), then echo every
-    /// frame back unchanged. Logs each connection to stderr.
+    /// frame back unchanged, under the limits of jtoo-frame's server: a
+    /// connection cap (over it: the 503 busy reply), a budget of buffered
+    /// bytes across connections, and greeting, idle, frame and write
+    /// timeouts. Logs each connection to stderr.
     Serve {
         /// Address to listen on, e.g. 127.0.0.1:7000.
         #[arg(long, value_name = "ADDR")]
@@ -45,8 +51,28 @@ pub enum FrameCommand {
         #[arg(long = "protocol", required = true)]
         protocols: Vec<String>,
         /// Seconds a client has to send its greeting.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, visible_alias = "greeting-timeout", default_value_t = DEFAULT_HANDSHAKE_TIMEOUT.as_secs())]
         timeout: u64,
+        /// Most connections open at once.
+        #[arg(long, default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
+        max_connections: usize,
+        /// MiB buffered from clients across all connections; frames longer
+        /// than this are refused.
+        #[arg(long, default_value_t = server::DEFAULT_MEMORY_BUDGET >> 20)]
+        memory_budget_mib: usize,
+        /// Seconds a connection may wait between frames.
+        #[arg(long, default_value_t = server::DEFAULT_IDLE_TIMEOUT.as_secs())]
+        idle_timeout: u64,
+        /// Seconds a started frame has to arrive whole.
+        #[arg(long, default_value_t = server::DEFAULT_FRAME_TIMEOUT.as_secs())]
+        frame_timeout: u64,
+        /// Seconds writing one frame back may take.
+        #[arg(long, default_value_t = server::DEFAULT_WRITE_TIMEOUT.as_secs())]
+        write_timeout: u64,
+        /// Log only refusals, errors and failed connections, not every
+        /// accepted and cleanly closed one.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Check a greeting handshake read from a file or stdin
     ///
@@ -92,7 +118,23 @@ pub fn run(cmd: FrameCommand) -> u8 {
             listen,
             protocols,
             timeout,
-        } => block_on(serve(listen, protocols, Duration::from_secs(timeout))),
+            max_connections,
+            memory_budget_mib,
+            idle_timeout,
+            frame_timeout,
+            write_timeout,
+            quiet,
+        } => {
+            let server = Server::new(protocols)
+                .greeting_timeout(Duration::from_secs(timeout))
+                .max_connections(max_connections)
+                .memory_budget(memory_budget_mib.saturating_mul(1 << 20))
+                .idle_timeout(Duration::from_secs(idle_timeout))
+                .frame_timeout(Duration::from_secs(frame_timeout))
+                .write_timeout(Duration::from_secs(write_timeout))
+                .on_event(move |event| log_event(event, quiet));
+            block_on(serve(listen, server))
+        }
         FrameCommand::Connect { addr, protocol } => block_on(connect(addr, protocol)),
         FrameCommand::CheckGreeting {
             protocols,
@@ -338,7 +380,13 @@ fn encode(file: Option<PathBuf>) -> u8 {
                 );
                 return out.finish(1);
             }
-            Ok(frame) => out.write(&frame.to_bytes()),
+            Ok(frame) => match frame.to_bytes() {
+                Ok(bytes) => out.write(&bytes),
+                Err(e) => {
+                    say!("{}:{number}: {e}", input.name);
+                    return out.finish(1);
+                }
+            },
             Err(msg) => {
                 say!("{}:{number}: {msg}", input.name);
                 return out.finish(1);
@@ -350,67 +398,63 @@ fn encode(file: Option<PathBuf>) -> u8 {
     }
 }
 
-async fn serve(listen: String, protocols: Vec<String>, timeout: Duration) -> u8 {
-    let listener = match tokio::net::TcpListener::bind(&listen).await {
+/// The listen backlog of `frame serve` (the kernel caps it at
+/// `net.core.somaxconn`): a burst of connections waits in it for `accept`
+/// instead of having its handshake packets dropped.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on the first address `listen` resolves to.
+async fn bind(listen: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let addr = tokio::net::lookup_host(listen)
+        .await?
+        .next()
+        .ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+        })?;
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
+async fn serve(listen: String, server: Server) -> u8 {
+    let listener = match bind(&listen).await {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("jtoo: cannot listen on {listen}: {e}");
+            say!("jtoo: cannot listen on {listen}: {e}");
             return 2;
         }
     };
-    match listener.local_addr() {
-        Ok(addr) => eprintln!("listening on {addr}, protocols {protocols:?}"),
-        Err(_) => eprintln!("listening on {listen}, protocols {protocols:?}"),
+    let addr = listener
+        .local_addr()
+        .map_or_else(|_| listen.clone(), |a| a.to_string());
+    say!("listening on {addr}, {server:?}");
+    server.serve(listener, echo).await;
+    0
+}
+
+/// The reference protocol: every frame back, unchanged.
+async fn echo(mut conn: Connection) -> Result<(), ConnectionError> {
+    while let Some(frame) = conn.recv().await? {
+        conn.send(frame).await?;
     }
-    let protocols = std::sync::Arc::new(protocols);
-    let handshake = Handshake::new().timeout(timeout);
-    loop {
-        let (socket, peer) = match listener.accept().await {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("accept failed: {e}");
-                continue;
-            }
-        };
-        let protocols = protocols.clone();
-        tokio::spawn(async move {
-            let (mut framed, greeting) = match handshake.server(socket, &protocols).await {
-                Ok(x) => x,
-                Err(HandshakeError::UnsupportedProtocol(p)) => {
-                    eprintln!("{peer}: unsupported protocol {p:?}: replied 505 and closed");
-                    return;
-                }
-                Err(e) => {
-                    eprintln!("{peer}: terminated without reply: {e}");
-                    return;
-                }
-            };
-            eprintln!(
-                "{peer}: accepted protocol {:?} (greeting {})",
-                greeting.protocol(),
-                greeting.to_value()
-            );
-            let mut n = 0usize;
-            loop {
-                match framed.next().await {
-                    None => {
-                        eprintln!("{peer}: closed by the client after {n} frames");
-                        return;
-                    }
-                    Some(Err(e)) => {
-                        eprintln!("{peer}: terminated after {n} frames: {e}");
-                        return;
-                    }
-                    Some(Ok(frame)) => {
-                        if let Err(e) = framed.send(frame).await {
-                            eprintln!("{peer}: write failed after {n} frames: {e}");
-                            return;
-                        }
-                        n += 1;
-                    }
-                }
-            }
-        });
+    Ok(())
+}
+
+/// The server's log: one stderr line per event; with `quiet`, only the
+/// ones that report trouble.
+fn log_event(event: &Event<'_>, quiet: bool) {
+    let trouble = match event {
+        Event::Accepted { .. } => false,
+        Event::Closed { error, .. } => error.is_some(),
+        _ => true,
+    };
+    if trouble || !quiet {
+        say!("{event}");
     }
 }
 

@@ -9,5 +9,6 @@ pub mod encode;
 pub mod fmt;
 pub mod frame;
 pub mod from_json;
+pub mod jte;
 pub mod pretty;
 pub mod to_json;

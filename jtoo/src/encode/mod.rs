@@ -216,14 +216,37 @@ pub fn write_timestamp(out: &mut Vec<u8>, t: &Timestamp) {
     t.encode(out);
 }
 
-/// Appends a whole value. Values are valid by construction, so this cannot
-/// fail today; the `Result` leaves room for checks without breaking callers.
+/// Appends a whole value, refusing lists nested deeper than
+/// [`Options::DEFAULT_MAX_DEPTH`](crate::Options::DEFAULT_MAX_DEPTH) (what
+/// the default reader accepts).
 ///
 /// # Errors
-/// None at present.
+/// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) for lists nested too
+/// deeply; nothing is appended then.
 pub fn write_value(out: &mut Vec<u8>, v: &Value) -> Result<(), Error> {
-    encode_value(v, out);
-    Ok(())
+    write_value_with_depth(out, v, crate::Options::DEFAULT_MAX_DEPTH)
+}
+
+/// As [`write_value`], with lists allowed to nest `max_depth` deep (a list
+/// of scalars is depth 1): what a reader configured with
+/// [`Options::with_max_depth`](crate::Options::with_max_depth)`(max_depth)`
+/// reads back.
+///
+/// ```
+/// let v = jtoo::from_str("[[1]]").unwrap();
+/// let mut out = Vec::new();
+/// assert!(jtoo::encode::write_value_with_depth(&mut out, &v, 1).is_err());
+/// assert!(out.is_empty());
+/// jtoo::encode::write_value_with_depth(&mut out, &v, 2).unwrap();
+/// assert_eq!(out, b"[[1]]");
+/// ```
+///
+/// # Errors
+/// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) for lists nested too
+/// deeply; nothing is appended then.
+pub fn write_value_with_depth(out: &mut Vec<u8>, v: &Value, max_depth: usize) -> Result<(), Error> {
+    let start = out.len();
+    encode_with(v, out, max_depth, |_| Ok(())).inspect_err(|_| out.truncate(start))
 }
 
 /// [`write_scalar`] inlined, for the loop over a list's items.
@@ -275,15 +298,21 @@ const FLUSH_AT: usize = 1 << 16;
 /// Encodes `v` without recursion (any nesting depth is safe), calling
 /// `flush` between items so a writer can drain the buffer. Scalars in a
 /// list are written in a tight loop; only nested lists go on the stack.
+/// Lists nested deeper than `max_depth` are an error (what was written
+/// before stays in `out`).
 fn encode_with(
     v: &Value,
     out: &mut Vec<u8>,
+    max_depth: usize,
     mut flush: impl FnMut(&mut Vec<u8>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let Value::List(items) = v else {
         write_scalar(out, v);
         return flush(out);
     };
+    if max_depth == 0 {
+        return Err(too_deep(max_depth));
+    }
     out.push(b'[');
     let mut stack: Vec<Open<'_>> = vec![Open::new(items)];
     while let Some(top) = stack.last_mut() {
@@ -336,6 +365,7 @@ fn encode_with(
             }
         }
         match open {
+            Some(_) if stack.len() >= max_depth => return Err(too_deep(max_depth)),
             Some(items) => {
                 out.push(b'[');
                 stack.push(Open::new(items));
@@ -349,8 +379,14 @@ fn encode_with(
     flush(out)
 }
 
+#[cold]
+fn too_deep(max_depth: usize) -> Error {
+    Error::new(crate::ErrorKind::TooDeep(max_depth))
+}
+
+/// Appends the canonical text of `v` at any depth (for `Display`).
 pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) {
-    let _ = encode_with(v, out, |_| Ok(()));
+    let _ = encode_with(v, out, usize::MAX, |_| Ok(()));
 }
 
 /// The canonical JTOO bytes of `value`.
@@ -361,10 +397,17 @@ pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) {
 /// ```
 ///
 /// # Errors
-/// None at present (see [`write_value`]).
+/// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) when lists nest deeper
+/// than [`Options::DEFAULT_MAX_DEPTH`](crate::Options::DEFAULT_MAX_DEPTH),
+/// which the default reader would refuse; write those with
+/// [`Options::to_vec`](crate::Options::to_vec) and a higher limit.
 pub fn to_vec(value: &Value) -> Result<Vec<u8>, Error> {
+    to_vec_with_depth(value, crate::Options::DEFAULT_MAX_DEPTH)
+}
+
+pub(crate) fn to_vec_with_depth(value: &Value, max_depth: usize) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    encode_value(value, &mut out);
+    encode_with(value, &mut out, max_depth, |_| Ok(()))?;
     Ok(out)
 }
 
@@ -377,9 +420,12 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, Error> {
 /// ```
 ///
 /// # Errors
-/// None at present (see [`write_value`]).
+/// As [`to_vec`].
 pub fn to_string(value: &Value) -> Result<String, Error> {
-    let bytes = to_vec(value)?;
+    bytes_to_string(to_vec(value)?)
+}
+
+pub(crate) fn bytes_to_string(bytes: Vec<u8>) -> Result<String, Error> {
     String::from_utf8(bytes).map_err(|_| Error::new(crate::ErrorKind::InvalidUtf8))
 }
 
@@ -387,10 +433,19 @@ pub fn to_string(value: &Value) -> Result<String, Error> {
 /// about 64 KiB.
 ///
 /// # Errors
-/// I/O errors of the writer.
-pub fn to_writer<W: Write>(mut writer: W, value: &Value) -> Result<(), Error> {
+/// I/O errors of the writer; [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep)
+/// as for [`to_vec`] (the lists up to that depth may have been written).
+pub fn to_writer<W: Write>(writer: W, value: &Value) -> Result<(), Error> {
+    to_writer_with_depth(writer, value, crate::Options::DEFAULT_MAX_DEPTH)
+}
+
+pub(crate) fn to_writer_with_depth<W: Write>(
+    mut writer: W,
+    value: &Value,
+    max_depth: usize,
+) -> Result<(), Error> {
     let mut out = Vec::with_capacity(1 << 16);
-    encode_with(value, &mut out, |buf| {
+    encode_with(value, &mut out, max_depth, |buf| {
         writer.write_all(buf)?;
         buf.clear();
         Ok(())

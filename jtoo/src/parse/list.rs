@@ -5,7 +5,7 @@ use super::cursor::{self, Next};
 use super::string::Known;
 use super::{PResult, Syntax, fail};
 use crate::error::ErrorKind;
-use crate::value::{Item, Pair, Value};
+use crate::value::{Item, List, Pair, Value};
 
 /// Parses any value at the start of `input`. `depth` is how many more list
 /// levels may be opened (the document's limit counts down as lists nest).
@@ -127,7 +127,7 @@ fn list_text<'a>(
 ) -> PResult<'a, Value> {
     let (mut rest, depth) = cursor::open(input, syntax, depth)?;
     if let Some(b']') = rest.first() {
-        return Ok((&rest[1..], Value::List(Vec::new())));
+        return Ok((&rest[1..], Value::List(List::new())));
     }
     let base = scratch.len();
     loop {
@@ -154,7 +154,7 @@ fn list_text<'a>(
         };
         match cursor::separator(r, input, syntax)? {
             (r, Next::Item) => rest = r,
-            (r, Next::End) => return Ok((&r[1..], Value::List(scratch.split_off(base)))),
+            (r, Next::End) => return Ok((&r[1..], Value::List(scratch.split_off(base).into()))),
         }
     }
 }

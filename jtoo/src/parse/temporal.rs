@@ -27,7 +27,7 @@
 
 use crate::error::ErrorKind;
 use crate::parse::{PResult, Syntax, fail, fixed_digits};
-use crate::types::{Date, DateTime, Offset, Time, TimePrecision};
+use crate::types::{Date, DateTime, Offset, OffsetSign, Time, TimePrecision};
 
 /// A date, a time, or both, each optionally followed by an offset. `input`
 /// starts with `D` or `T`.
@@ -353,9 +353,9 @@ fn fraction(input: &[u8]) -> PResult<'_, (u32, TimePrecision)> {
 pub fn offset(input: &[u8], syntax: Syntax) -> PResult<'_, Offset> {
     let (sign, p) = match input.split_first() {
         Some((&b'Z', rest)) => return Ok((rest, Offset::UTC)),
-        Some((&b'+', p)) => (1, p),
-        Some((&b'~', p)) => (-1, p),
-        Some((&b'-', p)) if syntax.is_lenient() => (-1, p),
+        Some((&b'+', p)) => (OffsetSign::Plus, p),
+        Some((&b'~', p)) => (OffsetSign::Minus, p),
+        Some((&b'-', p)) if syntax.is_lenient() => (OffsetSign::Minus, p),
         Some((&b'-', _)) => {
             return fail(
                 input,

@@ -18,6 +18,6 @@ pub use date::Date;
 pub use datetime::DateTime;
 pub use decimal::{Decimal, MAX_SCALE as DECIMAL_MAX_SCALE};
 pub use integer::Integer;
-pub use offset::Offset;
+pub use offset::{Offset, OffsetSign};
 pub use time::{Time, TimePrecision};
 pub use timestamp::{Timestamp, TimestampPrecision};

@@ -14,11 +14,11 @@ use crate::error::{Error, ErrorKind};
 /// `FromStr` use the offset text on its own.
 ///
 /// ```
-/// use jtoo::Offset;
+/// use jtoo::{Offset, OffsetSign};
 /// assert_eq!(Offset::UTC.to_string(), "Z");
 /// assert_eq!(Offset::from_minutes(60)?.to_string(), "+01");
 /// assert_eq!(Offset::from_minutes(-480)?.to_string(), "~08");
-/// assert_eq!(Offset::from_hm(1, 5, 30)?.to_string(), "+0530");
+/// assert_eq!(Offset::from_hm(OffsetSign::Plus, 5, 30)?.to_string(), "+0530");
 /// assert_eq!("~0930".parse::<Offset>()?.minutes(), -570);
 /// assert!("+0800".parse::<Offset>().is_err()); // written `+08`
 /// # Ok::<(), jtoo::Error>(())
@@ -26,6 +26,16 @@ use crate::error::{Error, ErrorKind};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Offset {
     minutes: i16,
+}
+
+/// The sign of an [`Offset`] built from hours and minutes
+/// ([`Offset::from_hm`]): east (`+`) or west (`~`, minus) of UTC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OffsetSign {
+    /// East of UTC: `+`.
+    Plus,
+    /// West of UTC: `~` (HTOO also reads `-`).
+    Minus,
 }
 
 fn invalid(why: &'static str) -> Error {
@@ -56,19 +66,22 @@ impl Offset {
         }
     }
 
-    /// An offset of `hours` and `minutes`, west of UTC when `sign` is
-    /// negative and east otherwise.
+    /// An offset of `hours` and `minutes` east ([`OffsetSign::Plus`]) or
+    /// west ([`OffsetSign::Minus`]) of UTC. Zero hours and minutes are
+    /// [`Offset::UTC`] whatever the sign.
     ///
     /// # Errors
     ///
     /// [`ErrorKind::InvalidOffset`] unless `hours <= 23` and `minutes <= 59`.
     ///
     /// ```
-    /// assert_eq!(jtoo::Offset::from_hm(-1, 9, 30)?.minutes(), -570);
-    /// assert!(jtoo::Offset::from_hm(1, 24, 0).is_err());
+    /// use jtoo::{Offset, OffsetSign};
+    /// assert_eq!(Offset::from_hm(OffsetSign::Minus, 9, 30)?.minutes(), -570);
+    /// assert_eq!(Offset::from_hm(OffsetSign::Plus, 9, 30)?.minutes(), 570);
+    /// assert!(Offset::from_hm(OffsetSign::Plus, 24, 0).is_err());
     /// # Ok::<(), jtoo::Error>(())
     /// ```
-    pub fn from_hm(sign: i8, hours: u8, minutes: u8) -> Result<Offset, Error> {
+    pub fn from_hm(sign: OffsetSign, hours: u8, minutes: u8) -> Result<Offset, Error> {
         if hours > 23 {
             return Err(invalid("the offset hours must be 00 to 23"));
         }
@@ -77,7 +90,10 @@ impl Offset {
         }
         let m = i16::from(hours) * 60 + i16::from(minutes);
         Ok(Offset {
-            minutes: if sign < 0 { -m } else { m },
+            minutes: match sign {
+                OffsetSign::Plus => m,
+                OffsetSign::Minus => -m,
+            },
         })
     }
 

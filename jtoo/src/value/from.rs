@@ -94,7 +94,7 @@ impl From<Timestamp> for Value {
 
 impl From<Vec<Item>> for Value {
     fn from(items: Vec<Item>) -> Value {
-        Value::List(items)
+        Value::List(items.into())
     }
 }
 

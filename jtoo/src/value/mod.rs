@@ -5,9 +5,10 @@ use crate::types::{DateTime, Decimal, Integer, Timestamp};
 use std::fmt;
 
 mod from;
+mod list;
+pub(crate) mod walk;
 
-/// The items of a list, in order.
-pub type List = Vec<Item>;
+pub use list::List;
 
 /// Any JTOO value.
 ///
@@ -240,7 +241,7 @@ impl Value {
     }
 
     /// The items, if this is a list.
-    pub fn as_list(&self) -> Option<&List> {
+    pub fn as_list(&self) -> Option<&Vec<Item>> {
         match self {
             Value::List(l) => Some(l),
             _ => None,
@@ -248,7 +249,7 @@ impl Value {
     }
 
     /// The items, mutably, if this is a list.
-    pub fn as_list_mut(&mut self) -> Option<&mut List> {
+    pub fn as_list_mut(&mut self) -> Option<&mut Vec<Item>> {
         match self {
             Value::List(l) => Some(l),
             _ => None,
@@ -280,6 +281,19 @@ impl Value {
     /// In a list, the `index`-th item if it is a plain value.
     pub fn get_index(&self, index: usize) -> Option<&Value> {
         self.as_list()?.get(index)?.as_value()
+    }
+
+    /// How deeply lists nest in this value: 0 for a scalar, 1 for a list of
+    /// scalars (or `[]`), and so on. Computed without recursion, so it is
+    /// safe on any value.
+    ///
+    /// ```
+    /// let v = jtoo::from_str(r#"[1,"k":[[]],[2]]"#).unwrap();
+    /// assert_eq!(v.depth(), 3);
+    /// assert_eq!(jtoo::Value::from(1).depth(), 0);
+    /// ```
+    pub fn depth(&self) -> usize {
+        walk::depth(self)
     }
 
     /// A short name of the type, for messages (`"string"`, `"list"`, …).

@@ -1,0 +1,103 @@
+//! [`PacketCodec`]: JTE packets as the JTOO sections of JTOO frames (the
+//! socket transport).
+
+use crate::{JteError, Packet};
+use bytes::BytesMut;
+use jtoo_frame::{Frame, FrameCodec};
+use tokio_util::codec::{Decoder, Encoder};
+
+/// JTE packets as the JTOO sections of frames: a [`Decoder`] of
+/// [`Packet`]s and an [`Encoder`] of packets, over a [`FrameCodec`].
+///
+/// Frames with an empty JTOO section or a JTOO section that is not a packet
+/// are errors. Binary sections are ignored when decoding and empty when
+/// encoding.
+///
+/// ```
+/// use bytes::BytesMut;
+/// use jte::{Packet, PacketCodec};
+/// use tokio_util::codec::{Decoder, Encoder};
+/// let mut codec = PacketCodec::new();
+/// let mut buf = BytesMut::new();
+/// codec.encode(Packet::command("term:resetstyle"), &mut buf).unwrap();
+/// assert_eq!(&buf[..], b"00001d 000000 [\"command\":\"term:resetstyle\"] \n");
+/// assert_eq!(codec.decode(&mut buf).unwrap(), Some(Packet::command("term:resetstyle")));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct PacketCodec {
+    frames: FrameCodec,
+    /// The list stack of the `data` parser, kept between packets.
+    scratch: Vec<jtoo::Item>,
+}
+
+impl PacketCodec {
+    /// Over a default [`FrameCodec`].
+    pub fn new() -> PacketCodec {
+        PacketCodec::default()
+    }
+
+    /// Over the given frame codec.
+    pub fn with_frame_codec(frames: FrameCodec) -> PacketCodec {
+        PacketCodec {
+            frames,
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl Decoder for PacketCodec {
+    type Item = Packet;
+    type Error = JteError;
+
+    /// Decodes the next frame's JTOO section straight into a [`Packet`], in
+    /// one strict pass over the bytes in `buf` (no separate validation, no
+    /// copy, no intermediate `jtoo::Value`): invalid JTOO is still
+    /// [`JteError::Jtoo`] and leaves the stream unusable, as with
+    /// [`FrameCodec`]. A frame whose JTOO section is empty or not a packet
+    /// is an error that leaves the stream usable.
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
+        let scratch = &mut self.scratch;
+        let read = |jtoo: &[u8], _binary: &[u8]| {
+            if jtoo.is_empty() {
+                return Ok(Err(JteError::NotARecord));
+            }
+            let mut packet = Packet::default();
+            match Packet::read_jtoo(jtoo, scratch, &mut packet) {
+                Ok(()) => Ok(Ok(packet)),
+                Err(JteError::Jtoo(e)) => Err(e),
+                Err(JteError::NotARecord) if is_505(jtoo) => Ok(Err(JteError::UnsupportedProtocol)),
+                Err(e) => Ok(Err(e)),
+            }
+        };
+        match self.frames.decode_parsed(buf, read)? {
+            None => Ok(None),
+            Some(packet) => packet.map(Some),
+        }
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
+        match self.decode(buf)? {
+            Some(p) => Ok(Some(p)),
+            // Nothing left to decode: the frame codec's end-of-stream check.
+            None => match self.frames.decode_eof(buf)? {
+                None => Ok(None),
+                Some(_) => Err(JteError::NotARecord),
+            },
+        }
+    }
+}
+
+impl Encoder<Packet> for PacketCodec {
+    type Error = JteError;
+
+    fn encode(&mut self, packet: Packet, dst: &mut BytesMut) -> Result<(), JteError> {
+        let frame: Frame = packet.to_frame()?;
+        Ok(self.frames.encode(frame, dst)?)
+    }
+}
+
+/// `true` for the JTOO section of the greeting's 505 reply.
+fn is_505(jtoo: &[u8]) -> bool {
+    let reply = jtoo_frame::UNSUPPORTED_PROTOCOL_REPLY;
+    reply.get(14..reply.len().saturating_sub(2)) == Some(jtoo)
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Soak test of `jtoo frame serve` (issue 22). Not run in CI.
+#
+# Starts the reference echo server on loopback under a 1 GiB address-space
+# limit with its limits set below, runs the load generator
+# (jtoo-frame/examples/soak.rs: honest echo clients, header-only clients
+# declaring ffffff, slow greeters, idle holders, never-readers, churn) for
+# SECONDS, prints the server's peak RSS and descriptors, frames sent vs
+# echoed intact and errors, then stops the server. Exits non-zero on any
+# lost or corrupted frame, a failed honest client, memory over
+# RSS_LIMIT_MIB, or a server that died.
+#
+#   scripts/soak.sh                 # 10 minutes, full scale
+#   SECONDS_TO_RUN=120 scripts/soak.sh
+#   HONEST=100 HEADER_ONLY=100 SECONDS_TO_RUN=30 PROFILE=dev scripts/soak.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_TO_RUN=${SECONDS_TO_RUN:-600}
+PROFILE=${PROFILE:-release}
+PORT=${PORT:-17931}
+AS_LIMIT_KIB=${AS_LIMIT_KIB:-1048576}       # ulimit -v of the server: 1 GiB
+BUDGET_MIB=${BUDGET_MIB:-256}               # --memory-budget-mib
+RSS_LIMIT_MIB=${RSS_LIMIT_MIB:-768}         # fail above this peak RSS
+MAX_CONNECTIONS=${MAX_CONNECTIONS:-4096}
+HONEST=${HONEST:-1000}
+HEADER_ONLY=${HEADER_ONLY:-1000}
+SLOW=${SLOW:-50}
+IDLE=${IDLE:-200}
+NEVER_READERS=${NEVER_READERS:-20}
+CHURNERS=${CHURNERS:-20}
+LOG=${LOG:-target/soak-server.log}
+
+cargo build --quiet --profile "$PROFILE" -p jtoo-cli --bin jtoo -p jtoo-frame --example soak
+dir=target/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
+
+ulimit -n 16384
+(
+    ulimit -v "$AS_LIMIT_KIB"
+    exec "$dir/jtoo" frame serve --listen "127.0.0.1:$PORT" --protocol echo/1 \
+        --quiet --max-connections "$MAX_CONNECTIONS" --memory-budget-mib "$BUDGET_MIB" \
+        --timeout 10 --idle-timeout 20 --frame-timeout 10 --write-timeout 10
+) 2>"$LOG" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    grep -q "^listening on" "$LOG" 2>/dev/null && break
+    sleep 0.1
+done
+
+status=0
+"$dir/examples/soak" --addr "127.0.0.1:$PORT" --server-pid "$server" \
+    --seconds "$SECONDS_TO_RUN" --rss-limit-mib "$RSS_LIMIT_MIB" \
+    --honest "$HONEST" --header-only "$HEADER_ONLY" --slow "$SLOW" --idle "$IDLE" \
+    --never-readers "$NEVER_READERS" --churners "$CHURNERS" || status=$?
+
+echo "server log: $LOG ($(wc -l <"$LOG") lines; by kind:)"
+grep -oE "idle timeout|frame timeout|write timeout|terminated without reply|refused|accept failed|memory budget had no room" "$LOG" \
+    | sort | uniq -c || true
+exit "$status"
