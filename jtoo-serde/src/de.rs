@@ -165,7 +165,7 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn parse_number(&mut self) -> Result<Number> {
         match parse::number::number(self.rest(), self.cur.syntax) {
             Ok((rest, n)) => {
