@@ -21,7 +21,44 @@
 //! assert!(matches!(n, Number::Integer(i) if i.to_i64() == Some(1000)));
 //! ```
 
+//!
+//! # nom 8 is part of this API
+//!
+//! The productions are nom 8 parsers ([`PResult`] is a [`nom::IResult`] and
+//! [`ParseError`] implements [`nom::error::ParseError`]), so they compose
+//! with nom's combinators inside a grammar of your own; [`nom`] is
+//! re-exported here so that the versions match. A major version of nom that
+//! changes these signatures is a major version of `jtoo`. For example, a log
+//! line `at=<timestamp> body=<jtoo value>`:
+//!
+//! ```
+//! use jtoo::parse::nom::{Parser, bytes::complete::tag, sequence::{preceded, separated_pair}};
+//! use jtoo::parse::{PResult, Syntax, list, timestamp};
+//! use jtoo::{Timestamp, Value};
+//!
+//! fn log_line(input: &[u8]) -> PResult<'_, (Timestamp, Value)> {
+//!     separated_pair(
+//!         preceded(tag(&b"at="[..]), |i| timestamp::timestamp(i, Syntax::Strict)),
+//!         tag(&b" "[..]),
+//!         preceded(tag(&b"body="[..]), |i| list::value(i, Syntax::Strict, 128)),
+//!     )
+//!     .parse(input)
+//! }
+//!
+//! let (rest, (at, body)) = log_line(b"at=S1_700_000_000 body=[\"user\":\"ann\"]\n").unwrap();
+//! assert_eq!(at.to_string(), "S1_700_000_000");
+//! assert_eq!(body.to_string(), r#"["user":"ann"]"#);
+//! assert_eq!(rest, b"\n");
+//! // A JTOO error inside the line keeps its kind and position.
+//! let line = b"at=S1_700_000_000 body=[1,]";
+//! let err = log_line(line).unwrap_err();
+//! let err = jtoo::parse::unwrap_nom_err(err, line).into_error(line);
+//! assert_eq!(err.offset(), 26);
+//! ```
+
 use crate::error::{Error, ErrorKind};
+
+pub use nom;
 
 pub mod bytes;
 pub mod cursor;
