@@ -13,6 +13,7 @@ mod frame;
 mod greeting;
 mod handshake;
 mod parsed;
+#[cfg(feature = "server")]
 pub mod server;
 mod typed;
 
