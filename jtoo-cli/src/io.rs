@@ -80,6 +80,25 @@ pub fn output_failed(e: std::io::Error) -> u8 {
     }
 }
 
+/// Runs `f` to completion on a multi-threaded tokio runtime: its exit
+/// status, or 2 when no runtime can be started. A blocking read of stdin
+/// may still be pending after an early decision: it is not waited for.
+pub fn block_on(f: impl std::future::Future<Output = u8>) -> u8 {
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            say!("jtoo: cannot start the async runtime: {e}");
+            return 2;
+        }
+    };
+    let status = rt.block_on(f);
+    rt.shutdown_background();
+    status
+}
+
 /// Checks the bytes of a document read so far (see [`next_document`]).
 pub type Probe<'a> = &'a dyn Fn(&[u8]) -> Result<(), jtoo::Error>;
 

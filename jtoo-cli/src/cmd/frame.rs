@@ -133,9 +133,9 @@ pub fn run(cmd: FrameCommand) -> u8 {
                 .frame_timeout(Duration::from_secs(frame_timeout))
                 .write_timeout(Duration::from_secs(write_timeout))
                 .on_event(move |event| log_event(event, quiet));
-            block_on(serve(listen, server))
+            crate::io::block_on(serve(listen, server))
         }
-        FrameCommand::Connect { addr, protocol } => block_on(connect(addr, protocol)),
+        FrameCommand::Connect { addr, protocol } => crate::io::block_on(connect(addr, protocol)),
         FrameCommand::CheckGreeting {
             protocols,
             timeout,
@@ -148,17 +148,7 @@ pub fn run(cmd: FrameCommand) -> u8 {
 /// ([`Handshake::server`]) on stdin (or FILE) joined with stdout, so every
 /// greeting rule, the 16 KiB limit and the 505 reply are the library's own.
 fn check_greeting(file: Option<PathBuf>, protocols: &[String], timeout: Duration) -> u8 {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            say!("jtoo: cannot start the async runtime: {e}");
-            return 2;
-        }
-    };
-    let status = rt.block_on(async {
+    crate::io::block_on(async {
         let input: Box<dyn tokio::io::AsyncRead + Unpin + Send> = match file {
             Some(p) if p.as_os_str() != "-" => match tokio::fs::File::open(&p).await {
                 Ok(f) => Box::new(f),
@@ -192,24 +182,7 @@ fn check_greeting(file: Option<PathBuf>, protocols: &[String], timeout: Duration
                 1
             }
         }
-    });
-    // A blocking read of stdin may still be pending after an early
-    // decision: do not wait for it.
-    rt.shutdown_background();
-    status
-}
-
-fn block_on(f: impl std::future::Future<Output = u8>) -> u8 {
-    match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt.block_on(f),
-        Err(e) => {
-            say!("jtoo: cannot start the async runtime: {e}");
-            2
-        }
-    }
+    })
 }
 
 /// The JSON line of a frame (without the newline).

@@ -68,28 +68,17 @@ pub struct CallArgs {
 
 /// Runs the command.
 pub fn run(cmd: JteCommand) -> u8 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            say!("jtoo: cannot start the async runtime: {e}");
-            return 2;
+    crate::io::block_on(async move {
+        match cmd {
+            JteCommand::Call(args) => call(args).await,
+            JteCommand::Serve {
+                listen,
+                stdio,
+                json_lines,
+                max_connections,
+            } => serve(listen, stdio, json_lines, max_connections).await,
         }
-    };
-    let code = match cmd {
-        JteCommand::Call(args) => runtime.block_on(call(args)),
-        JteCommand::Serve {
-            listen,
-            stdio,
-            json_lines,
-            max_connections,
-        } => runtime.block_on(serve(listen, stdio, json_lines, max_connections)),
-    };
-    // stdin may be held by a blocking read: do not wait for it.
-    runtime.shutdown_background();
-    code
+    })
 }
 
 /// A connected transport, or the message and exit code.
