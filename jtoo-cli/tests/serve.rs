@@ -204,3 +204,26 @@ fn out_of_descriptors_the_server_backs_off_and_recovers() {
     // With descriptors back, it serves again.
     serve.echoes(&Frame::from_binary(&b"back"[..]));
 }
+
+/// `frame connect` reads its stdin by lines: an endless line is refused at
+/// a bound instead of buffered until memory runs out (it used to grow one
+/// `String` without limit; under a 1 GiB address-space cap that aborted).
+#[test]
+fn frame_connect_refuses_an_endless_stdin_line() {
+    let serve = Serve::start("", &["--quiet"]);
+    let script = "ulimit -v 1048576 && head -c 3000000000 /dev/zero | tr '\\0' a \
+                  | \"$0\" frame connect --addr \"$1\" --protocol echo/1";
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_jtoo"))
+        .arg(serve.addr.to_string())
+        .output()
+        .expect("run jtoo frame connect");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert!(
+        stderr.contains("<stdin>:1: line longer than"),
+        "stderr: {stderr}"
+    );
+}

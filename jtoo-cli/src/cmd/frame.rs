@@ -9,14 +9,13 @@ use crate::io::{Input, Next, Out, say};
 use jtoo_frame::bytes::BytesMut;
 use jtoo_frame::futures::{SinkExt, StreamExt};
 use jtoo_frame::server::{self, Connection, ConnectionError, Event, Server};
-use jtoo_frame::tokio_util::codec::Decoder;
+use jtoo_frame::tokio_util::codec::{Decoder, FramedRead, LinesCodec, LinesCodecError};
 use jtoo_frame::{
     DEFAULT_HANDSHAKE_TIMEOUT, Frame, FrameCodec, FrameError, Greeting, Handshake, HandshakeError,
 };
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
-use tokio::io::AsyncBufReadExt;
 
 /// Frame subcommands.
 #[derive(clap::Subcommand)]
@@ -431,6 +430,12 @@ fn log_event(event: &Event<'_>, quiet: bool) {
     }
 }
 
+/// The longest stdin line `frame connect` reads: the JSON line of a frame
+/// with both sections at the header's maximum (`ffffff` bytes each, the
+/// binary one hex-encoded, the JTOO one JSON-escaped) fits.
+/// Past it the line is refused rather than buffered without end.
+const MAX_STDIN_LINE: usize = 128 << 20;
+
 async fn connect(addr: String, protocol: String) -> u8 {
     let socket = match tokio::net::TcpStream::connect(&addr).await {
         Ok(s) => s,
@@ -476,13 +481,24 @@ async fn connect(addr: String, protocol: String) -> u8 {
         out.finish(status)
     });
     let mut status = 0u8;
-    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    let mut lines = FramedRead::new(
+        tokio::io::stdin(),
+        LinesCodec::new_with_max_length(MAX_STDIN_LINE),
+    );
     let mut line_no = 0usize;
     loop {
-        let line = match lines.next_line().await {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(e) => {
+        let line = match lines.next().await {
+            Some(Ok(line)) => line,
+            None => break,
+            Some(Err(LinesCodecError::MaxLineLengthExceeded)) => {
+                say!(
+                    "<stdin>:{}: line longer than {MAX_STDIN_LINE} bytes (a frame's JSON line is shorter)",
+                    line_no + 1
+                );
+                status = 1;
+                break;
+            }
+            Some(Err(LinesCodecError::Io(e))) => {
                 say!("jtoo: cannot read stdin: {e}");
                 status = 2;
                 break;
