@@ -27,10 +27,9 @@ use crate::builder::Builder;
 use crate::error::{FrameError, Section};
 use crate::frame::{FRAME_OVERHEAD, Frame, check_len, validate_jtoo, write_frame};
 use crate::greeting::UNSUPPORTED_PROTOCOL_REPLY;
+use crate::header::{self, HEADER_LEN};
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
-
-const HEADER_LEN: usize = 14;
 
 /// The most the decoder reserves at once for a frame's body (8 KiB, what
 /// tokio-util's `Framed` starts with): a thousand connections that each
@@ -146,110 +145,6 @@ impl FrameCodec {
         self.state = State::Failed;
         Err(e)
     }
-
-    /// Reads and checks the header at the start of `buf`, which may be
-    /// incomplete. Returns the two lengths once all 14 bytes are there.
-    fn header(&self, buf: &[u8]) -> Result<Option<(usize, usize)>, FrameError> {
-        let head = buf.get(..HEADER_LEN).unwrap_or(buf);
-        let mut jlen = 0usize;
-        let mut blen = 0usize;
-        for (i, &b) in head.iter().enumerate() {
-            match i {
-                6 | 13 if b == b' ' => {}
-                6 => {
-                    return Err(FrameError::MalformedHeader(
-                        "expected a space after the JTOO length",
-                    ));
-                }
-                13 => {
-                    return Err(FrameError::MalformedHeader(
-                        "expected a space after the binary length",
-                    ));
-                }
-                _ => {
-                    let d = match hex_digit(b) {
-                        Some(d) => d,
-                        None if b.is_ascii_hexdigit() => {
-                            return Err(FrameError::MalformedHeader(
-                                "length digits must be lower-case hex",
-                            ));
-                        }
-                        None => {
-                            return Err(FrameError::MalformedHeader(
-                                "expected six lower-case hex digits",
-                            ));
-                        }
-                    };
-                    if i < 6 {
-                        jlen = (jlen << 4) | d;
-                    } else {
-                        blen = (blen << 4) | d;
-                    }
-                }
-            }
-        }
-        if head.len() < HEADER_LEN {
-            return Ok(None);
-        }
-        Ok(Some((jlen, blen)))
-    }
-}
-
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// The number written by six lower-case hex digits, or `None` when one of
-/// them is anything else. Word at a time: `x` holds the digits in its low
-/// six bytes (the first, most significant, lowest) and `0` digits in the
-/// other two.
-#[inline]
-fn hex6(x: u64) -> Option<usize> {
-    // With every byte below 0x80, adding up to 0x7f per byte never carries
-    // into the next one, so each byte's high bit answers "byte >= k" for
-    // `x + (0x80 - k)`.
-    let ge = |k: u8| x.wrapping_add(LO * u64::from(0x80 - k)) & HI;
-    let digit = ge(b'0') & !ge(b'9' + 1);
-    let letter = ge(b'a') & !ge(b'f' + 1);
-    if x & HI != 0 || (digit | letter) != HI {
-        return None;
-    }
-    // Nibble values: the low four bits, plus 9 for letters (bit 6 set).
-    let v = (x & (LO * 0x0f)) + 9 * ((x >> 6) & LO);
-    // Pairs of digits into bytes, bytes into 16-bit halves, halves into the
-    // 32-bit value of the eight digits (the first is the most significant).
-    let m8 = 0x000f_000f_000f_000f;
-    let v = ((v & m8) << 4) | ((v >> 8) & m8);
-    let m16 = 0x0000_00ff_0000_00ff;
-    let v = ((v & m16) << 8) | ((v >> 16) & m16);
-    let v = ((v & 0xffff) << 16) | ((v >> 32) & 0xffff);
-    usize::try_from(v >> 8).ok()
-}
-
-/// The two lengths of a complete, well-formed header at the start of `buf`;
-/// `None` when it is incomplete or malformed ([`FrameCodec::header`] then
-/// says which).
-#[inline]
-fn whole_header(buf: &[u8]) -> Option<(usize, usize)> {
-    const SIX: u64 = 0xffff_ffff_ffff;
-    const PAD: u64 = (LO * b'0' as u64) & !SIX;
-    let word = |at: usize| -> Option<u64> {
-        Some(u64::from_le_bytes(buf.get(at..at + 8)?.try_into().ok()?))
-    };
-    // `jjjjjj b` and ` bbbbbb `: bytes 6 and 13 must be spaces.
-    let (w0, w1) = (word(0)?, word(6)?);
-    if (w0 >> 48) & 0xff != u64::from(b' ') || w1 >> 56 != u64::from(b' ') {
-        return None;
-    }
-    Some((hex6((w0 & SIX) | PAD)?, hex6(((w1 >> 8) & SIX) | PAD)?))
-}
-
-#[inline]
-fn hex_digit(b: u8) -> Option<usize> {
-    match b {
-        b'0'..=b'9' => Some(usize::from(b - b'0')),
-        b'a'..=b'f' => Some(usize::from(b - b'a' + 10)),
-        _ => None,
-    }
 }
 
 impl FrameCodec {
@@ -282,7 +177,7 @@ impl FrameCodec {
         if !matches!(self.state, State::Header) {
             return None;
         }
-        let (jlen, blen) = whole_header(buf)?;
+        let (jlen, blen) = header::read(buf)?;
         // Both below 2^24: the sum cannot overflow.
         let total = jlen + blen + FRAME_OVERHEAD;
         let fits =
@@ -303,7 +198,7 @@ impl FrameCodec {
             State::Failed => return Err(FrameError::Unusable),
             State::Body { jlen, blen } => (jlen, blen),
             State::Header => {
-                let (jlen, blen) = match self.header(buf) {
+                let (jlen, blen) = match header::diagnose(buf) {
                     Ok(Some(lens)) => lens,
                     Ok(None) => return Ok(None),
                     Err(e) => return self.fail(e),
@@ -485,65 +380,5 @@ impl Encoder<Frame> for FrameCodec {
         dst.reserve(total);
         write_frame(&frame, dst);
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The digit-by-digit reading the word-at-a-time one must agree with.
-    fn hex6_of(d: [u8; 6]) -> Option<usize> {
-        let [a, b, c, e, f, g] = d;
-        hex6(u64::from_le_bytes([a, b, c, e, f, g, b'0', b'0']))
-    }
-
-    fn hex6_reference(digits: [u8; 6]) -> Option<usize> {
-        digits
-            .iter()
-            .try_fold(0usize, |n, &b| Some((n << 4) | hex_digit(b)?))
-    }
-
-    #[test]
-    fn hex6_agrees_with_the_digit_by_digit_reading() {
-        let bases: [[u8; 6]; 4] = [*b"000000", *b"ffffff", *b"09af3c", *b"a0b1c2"];
-        for base in bases {
-            assert_eq!(hex6_of(base), hex6_reference(base));
-            for at in 0..6 {
-                for b in 0..=255u8 {
-                    let mut d = base;
-                    d[at] = b;
-                    assert_eq!(hex6_of(d), hex6_reference(d), "{d:?}");
-                    // Two wrong bytes at once.
-                    let mut d2 = d;
-                    d2[(at + 3) % 6] = b.wrapping_mul(7);
-                    assert_eq!(hex6_of(d2), hex6_reference(d2), "{d2:?}");
-                }
-            }
-        }
-        for n in (0..=0xff_ffffusize).step_by(4099).chain([0xff_ffff]) {
-            let text = format!("{n:06x}");
-            let d: [u8; 6] = text.as_bytes().try_into().unwrap();
-            assert_eq!(hex6_of(d), Some(n));
-        }
-    }
-
-    #[test]
-    fn whole_header_reads_only_well_formed_headers() {
-        assert_eq!(whole_header(b"00000c 000003 "), Some((12, 3)));
-        assert_eq!(
-            whole_header(b"ffffff 0a0b0c x"),
-            Some((0xff_ffff, 0x0a_0b0c))
-        );
-        for bad in [
-            &b"00000c 000003"[..],
-            b"00000c_000003 ",
-            b"00000c 000003_",
-            b"00000C 000003 ",
-            b"00000c 00000g ",
-            b"0000c 0000003 ",
-        ] {
-            assert_eq!(whole_header(bad), None, "{bad:?}");
-        }
     }
 }

@@ -1,6 +1,7 @@
 //! [`Frame`]: one message, an optional JTOO document plus a binary section.
 
 use crate::error::{FrameError, Section};
+use crate::header;
 use bytes::Bytes;
 use jtoo::Value;
 
@@ -241,7 +242,7 @@ pub(crate) fn write_frame(frame: &Frame, out: &mut impl Append) {
 /// The appends are inlined, so the fixed-size ones are plain stores.
 #[inline]
 pub(crate) fn write_sections(jtoo: &[u8], binary: &[u8], out: &mut impl Append) {
-    let head = header(jtoo.len(), binary.len());
+    let head = header::write(jtoo.len(), binary.len());
     if jtoo.is_empty() {
         out.append(&head[..15]);
     } else {
@@ -271,41 +272,6 @@ impl Append for Vec<u8> {
     fn append(&mut self, bytes: &[u8]) {
         self.extend_from_slice(bytes);
     }
-}
-
-/// `jjjjjj bbbbbb ` and one more space (the header, and the space that
-/// follows an empty JTOO section), then one unused byte.
-#[inline]
-fn header(jlen: usize, blen: usize) -> [u8; 16] {
-    const SIX: u64 = 0xffff_ffff_ffff;
-    const SPACE: u64 = b' ' as u64;
-    let (j, b) = (hex6(jlen), hex6(blen));
-    let w0 = (j & SIX) | SPACE << 48 | (b & 0xff) << 56;
-    let w1 = ((b >> 8) & 0xff_ffff_ffff) | SPACE << 40 | SPACE << 48;
-    let mut head = [0u8; 16];
-    let (a, z) = head.split_at_mut(8);
-    a.copy_from_slice(&w0.to_le_bytes());
-    z.copy_from_slice(&w1.to_le_bytes());
-    head
-}
-
-/// The low 24 bits of `n` as six lower-case hex digits in the low six bytes
-/// of a little-endian word (the most significant digit first), word at a
-/// time.
-#[inline]
-fn hex6(n: usize) -> u64 {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    let x = (n & 0xff_ffff) as u64;
-    // Nibble k into byte k, then reversed: nibble 5 in byte 0, nibble 0 in
-    // byte 5.
-    let x = (x | x << 16) & 0x0000_ffff_0000_ffff;
-    let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
-    let x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    let v = x.swap_bytes() >> 16;
-    // `0`-`9` for 0-9, `a`-`f` for 10-15: add `0`, and 39 more from 10 on
-    // (a byte of `v + 0x76` reaches 0x80 exactly when the nibble is > 9).
-    let letters = (v.wrapping_add(LO * 0x76) >> 7) & LO;
-    v + LO * u64::from(b'0') + letters * 39
 }
 
 /// Deserializes a `T` from a JTOO section; an empty section (no document)
@@ -342,22 +308,4 @@ pub(crate) fn check_len(section: Section, length: usize, max: usize) -> Result<(
 pub(crate) fn validate_jtoo(jtoo: &[u8]) -> Result<(), FrameError> {
     // Check without building a `Value`: frames are relayed as raw bytes.
     jtoo::validate(jtoo).map_err(FrameError::InvalidJtoo)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex6_writes_six_lower_case_digits() {
-        for n in (0..=0xff_ffffusize)
-            .step_by(997)
-            .chain([0, 9, 10, 15, 16, 0xff_ffff])
-        {
-            let d = hex6(n).to_le_bytes();
-            assert_eq!(&d[..6], format!("{n:06x}").as_bytes(), "{n:#x}");
-        }
-        assert_eq!(&header(12, 3)[..15], b"00000c 000003  ");
-        assert_eq!(&header(0xff_ffff, 0xabcdef)[..15], b"ffffff abcdef  ");
-    }
 }

@@ -12,6 +12,7 @@ mod error;
 mod frame;
 mod greeting;
 mod handshake;
+mod header;
 mod parsed;
 #[cfg(feature = "server")]
 pub mod server;

@@ -4,17 +4,14 @@
 use crate::builder::Builder;
 use crate::codec::FrameCodec;
 use crate::error::FrameError;
-use crate::frame::{section_to_serde, validate_jtoo, write_sections};
+use crate::frame::{section_to_serde, validate_jtoo};
+use crate::header::{self, HEADER_LEN};
 use bytes::{Bytes, BytesMut};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt;
 use std::marker::PhantomData;
 use tokio_util::codec::{Decoder, Encoder};
-
-/// The serialize buffer is given back to the allocator when a message left
-/// it larger than this, so one big message does not pin its size.
-const KEEP_SCRATCH: usize = 64 * 1024;
 
 /// A message with the binary section of its frame, for a [`TypedCodec`]
 /// whose frames carry both: `TypedCodec<WithBinary<T>>` decodes
@@ -115,8 +112,6 @@ impl<T> WithBinary<T> {
 /// ```
 pub struct TypedCodec<In, Out = In> {
     frames: FrameCodec,
-    /// The serialize buffer, kept between messages.
-    scratch: Vec<u8>,
     // `fn(Out) -> In`: the codec holds no message, so it is `Send` and
     // `Sync` whatever the message types are.
     messages: PhantomData<fn(Out) -> In>,
@@ -134,7 +129,6 @@ impl<In, Out> TypedCodec<In, Out> {
     pub fn with_frame_codec(frames: FrameCodec) -> TypedCodec<In, Out> {
         TypedCodec {
             frames,
-            scratch: Vec::new(),
             messages: PhantomData,
         }
     }
@@ -161,31 +155,36 @@ impl<In, Out> TypedCodec<In, Out> {
         self.frames
     }
 
-    /// Serializes `value` as the JTOO section of a frame with `binary` and
-    /// appends the frame to `dst`, or nothing when it fails.
+    /// Serializes `value` as the JTOO section of a frame with `binary`
+    /// straight into `dst`, after a placeholder for the header that is
+    /// patched with both lengths once they are known; on any error `dst`
+    /// is cut back to what it held, so nothing is written.
     fn encode_parts<M: Serialize + ?Sized>(
         &mut self,
         value: &M,
         binary: &[u8],
         dst: &mut BytesMut,
     ) -> Result<(), FrameError> {
-        let mut buf = std::mem::take(&mut self.scratch);
-        buf.clear();
-        let mut ser = jtoo_serde::Serializer::from_vec(buf);
-        let done = value.serialize(&mut ser);
-        let jtoo = ser.into_vec();
-        let result = match done {
-            Ok(()) => self.frames.check_lengths(jtoo.len(), binary.len()),
+        let start = dst.len();
+        dst.extend_from_slice(&[b' '; HEADER_LEN]);
+        let done = value.serialize(&mut jtoo_serde::Serializer::from_output(&mut *dst));
+        let jlen = dst.len() - start - HEADER_LEN;
+        let checked = match done {
+            Ok(()) => self.frames.check_lengths(jlen, binary.len()),
             Err(e) => Err(FrameError::Encode(e)),
         };
-        if let Ok(total) = result {
-            dst.reserve(total);
-            write_sections(&jtoo, binary, dst);
+        if let Err(e) = checked {
+            dst.truncate(start);
+            return Err(e);
         }
-        if jtoo.capacity() <= KEEP_SCRATCH {
-            self.scratch = jtoo;
+        dst.reserve(binary.len() + 2);
+        dst.extend_from_slice(b" ");
+        dst.extend_from_slice(binary);
+        dst.extend_from_slice(b"\n");
+        if let Some(head) = dst.get_mut(start..start + HEADER_LEN) {
+            head.copy_from_slice(&header::write(jlen, binary.len())[..HEADER_LEN]);
         }
-        result.map(|_| ())
+        Ok(())
     }
 
     /// Decodes the next frame with `read`, which gets the JTOO section

@@ -337,6 +337,14 @@ fn sending_refuses_over_the_limits_and_unencodable_values_writing_nothing() {
         .unwrap_err();
     assert!(matches!(e, FrameError::Encode(_)), "{e:?}");
     assert!(!e.is_protocol_error() && e.is_recoverable());
+    // Failing after part of the section went into the buffer: cut back.
+    let e = codec
+        .encode(
+            WithBinary::new(vec![1.5, 2.5, f64::NAN], Bytes::new()),
+            &mut dst,
+        )
+        .unwrap_err();
+    assert!(matches!(e, FrameError::Encode(_)), "{e:?}");
     assert_eq!(&dst[..], b"pending");
     // The codec still sends after the errors.
     codec

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::value_ser::{JSON_NUMBER_TOKEN, json_number, parse_marked};
-use jtoo::encode;
+use jtoo::encode::{self, Output};
 use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER, PAIR_MARKER, TIMESTAMP_MARKER};
 use jtoo::{ErrorKind, Options, Value};
 use serde::ser::{self, Serialize};
@@ -27,8 +27,8 @@ const NOWHERE: usize = usize::MAX;
 /// [`Deserializer`](crate::Deserializer) reads back; deeper data is an
 /// error. [`Serializer::with_max_depth`] changes the limit (a reader then
 /// needs at least the same limit).
-pub struct Serializer<W> {
-    out: Vec<u8>,
+pub struct Serializer<W, O = Vec<u8>> {
+    out: O,
     writer: W,
     stream: bool,
     /// Bytes already handed to `writer`.
@@ -64,7 +64,9 @@ impl<W: io::Write> Serializer<W> {
             max_depth: Options::DEFAULT_MAX_DEPTH,
         }
     }
+}
 
+impl<W: io::Write, O: Output> Serializer<W, O> {
     /// Sets how deeply lists may nest (default
     /// [`jtoo::Options::DEFAULT_MAX_DEPTH`], the parser's default); deeper
     /// data is an error instead of text the default parser would reject. A
@@ -89,9 +91,9 @@ impl<W: io::Write> Serializer<W> {
     /// # Errors
     /// I/O errors of the writer.
     pub fn flush(&mut self) -> Result<()> {
-        self.writer.write_all(&self.out)?;
+        self.writer.write_all(self.out.as_slice())?;
         self.flushed += self.out.len();
-        self.out.clear();
+        self.out.truncate(0);
         self.writer.flush()?;
         Ok(())
     }
@@ -108,9 +110,9 @@ impl<W: io::Write> Serializer<W> {
     #[inline]
     fn maybe_flush(&mut self) -> Result<()> {
         if self.stream && self.out.len() >= FLUSH_AT {
-            self.writer.write_all(&self.out)?;
+            self.writer.write_all(self.out.as_slice())?;
             self.flushed += self.out.len();
-            self.out.clear();
+            self.out.truncate(0);
         }
         Ok(())
     }
@@ -130,8 +132,35 @@ impl Serializer<io::Sink> {
     /// # Ok::<(), jtoo_serde::Error>(())
     /// ```
     pub fn from_vec(buf: Vec<u8>) -> Self {
+        Serializer::from_output(buf)
+    }
+
+    /// The buffer of a serializer made by [`Serializer::from_vec`]: what it
+    /// held, then everything serialized.
+    pub fn into_vec(self) -> Vec<u8> {
+        self.out
+    }
+}
+
+impl<O: Output> Serializer<io::Sink, O> {
+    /// An in-memory serializer that appends to any [`Output`] buffer
+    /// (keeping what it holds): a `Vec<u8>`, a `&mut Vec<u8>`, or with
+    /// jtoo's `bytes` feature a `bytes::BytesMut`, so that a codec writes
+    /// its message straight into its write buffer. What was appended when
+    /// serialization fails is left in the buffer: truncate it back to its
+    /// old length.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// let mut buf = b"msg: ".to_vec();
+    /// let mut ser = jtoo_serde::Serializer::from_output(&mut buf);
+    /// ("a", 1).serialize(&mut ser)?;
+    /// assert_eq!(buf, br#"msg: ["a",1]"#);
+    /// # Ok::<(), jtoo_serde::Error>(())
+    /// ```
+    pub fn from_output(out: O) -> Self {
         Serializer {
-            out: buf,
+            out,
             writer: io::sink(),
             stream: false,
             flushed: 0,
@@ -144,9 +173,8 @@ impl Serializer<io::Sink> {
         }
     }
 
-    /// The buffer of a serializer made by [`Serializer::from_vec`]: what it
-    /// held, then everything serialized.
-    pub fn into_vec(self) -> Vec<u8> {
+    /// The buffer of a serializer made by [`Serializer::from_output`].
+    pub fn into_output(self) -> O {
         self.out
     }
 }
@@ -161,7 +189,7 @@ pub(crate) fn too_deep(max: usize) -> Error {
     ))
 }
 
-impl<W> Serializer<W> {
+impl<W, O: Output> Serializer<W, O> {
     #[inline]
     fn abs(&self) -> usize {
         self.flushed + self.out.len()
@@ -214,8 +242,8 @@ impl<W> Serializer<W> {
 }
 
 /// A compound being written: a list of items or of pairs.
-pub struct Compound<'a, W> {
-    ser: &'a mut Serializer<W>,
+pub struct Compound<'a, W, O = Vec<u8>> {
+    ser: &'a mut Serializer<W, O>,
     first: bool,
     /// Where the current map entry began (to take it back if its value is
     /// left out).
@@ -225,9 +253,9 @@ pub struct Compound<'a, W> {
     levels: usize,
 }
 
-impl<'a, W: io::Write> Compound<'a, W> {
+impl<'a, W: io::Write, O: Output> Compound<'a, W, O> {
     /// A compound that opened `levels` lists (`enter` already called).
-    fn new(ser: &'a mut Serializer<W>, levels: usize) -> Self {
+    fn new(ser: &'a mut Serializer<W, O>, levels: usize) -> Self {
         Compound {
             ser,
             first: true,
@@ -294,16 +322,16 @@ impl<'a, W: io::Write> Compound<'a, W> {
     }
 }
 
-impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
+impl<'a, W: io::Write, O: Output> ser::Serializer for &'a mut Serializer<W, O> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = Compound<'a, W>;
-    type SerializeTuple = Compound<'a, W>;
-    type SerializeTupleStruct = Compound<'a, W>;
-    type SerializeTupleVariant = Compound<'a, W>;
-    type SerializeMap = Compound<'a, W>;
-    type SerializeStruct = Compound<'a, W>;
-    type SerializeStructVariant = Compound<'a, W>;
+    type SerializeSeq = Compound<'a, W, O>;
+    type SerializeTuple = Compound<'a, W, O>;
+    type SerializeTupleStruct = Compound<'a, W, O>;
+    type SerializeTupleVariant = Compound<'a, W, O>;
+    type SerializeMap = Compound<'a, W, O>;
+    type SerializeStruct = Compound<'a, W, O>;
+    type SerializeStructVariant = Compound<'a, W, O>;
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
@@ -462,15 +490,15 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         Ok(())
     }
     #[inline]
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, W, O>> {
         self.enter(1)?;
         self.out.push(b'[');
         Ok(Compound::new(self, 1))
     }
-    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W, O>> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W, O>> {
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_variant(
@@ -479,7 +507,7 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Compound<'a, W, O>> {
         self.enter(2)?;
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
@@ -487,13 +515,13 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         Ok(Compound::new(self, 2))
     }
     #[inline]
-    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W, O>> {
         self.enter(1)?;
         self.out.push(b'[');
         Ok(Compound::new(self, 1))
     }
     #[inline]
-    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a, W>> {
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a, W, O>> {
         if name == JSON_NUMBER_TOKEN {
             let mut c = Compound::new(self, 0);
             c.json_number = true;
@@ -509,7 +537,7 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<Compound<'a, W>> {
+    ) -> Result<Compound<'a, W, O>> {
         self.enter(2)?;
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
@@ -522,7 +550,7 @@ impl<'a, W: io::Write> ser::Serializer for &'a mut Serializer<W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeSeq for Compound<'_, W> {
+impl<W: io::Write, O: Output> ser::SerializeSeq for Compound<'_, W, O> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -535,7 +563,7 @@ impl<W: io::Write> ser::SerializeSeq for Compound<'_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeTuple for Compound<'_, W> {
+impl<W: io::Write, O: Output> ser::SerializeTuple for Compound<'_, W, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
@@ -546,7 +574,7 @@ impl<W: io::Write> ser::SerializeTuple for Compound<'_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeTupleStruct for Compound<'_, W> {
+impl<W: io::Write, O: Output> ser::SerializeTupleStruct for Compound<'_, W, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
@@ -557,7 +585,7 @@ impl<W: io::Write> ser::SerializeTupleStruct for Compound<'_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeTupleVariant for Compound<'_, W> {
+impl<W: io::Write, O: Output> ser::SerializeTupleVariant for Compound<'_, W, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
@@ -568,7 +596,7 @@ impl<W: io::Write> ser::SerializeTupleVariant for Compound<'_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeMap for Compound<'_, W> {
+impl<W: io::Write, O: Output> ser::SerializeMap for Compound<'_, W, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Result<()> {
@@ -594,7 +622,7 @@ impl<W: io::Write> ser::SerializeMap for Compound<'_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeStruct for Compound<'_, W> {
+impl<W: io::Write, O: Output> ser::SerializeStruct for Compound<'_, W, O> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -607,7 +635,7 @@ impl<W: io::Write> ser::SerializeStruct for Compound<'_, W> {
     }
 }
 
-impl<W: io::Write> ser::SerializeStructVariant for Compound<'_, W> {
+impl<W: io::Write, O: Output> ser::SerializeStructVariant for Compound<'_, W, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {

@@ -1,8 +1,10 @@
 //! Digit grouping shared by the integer, decimal and timestamp writers.
 
+use super::Output;
+
 /// Appends `digits` grouped in threes from the right: `1234567` → `1_234_567`.
 #[inline]
-pub(crate) fn push_grouped(out: &mut Vec<u8>, digits: &[u8]) {
+pub(crate) fn push_grouped(out: &mut impl Output, digits: &[u8]) {
     if digits.len() <= 3 {
         out.extend_from_slice(digits);
         return;
@@ -21,7 +23,7 @@ pub(crate) fn push_grouped(out: &mut Vec<u8>, digits: &[u8]) {
 /// Appends `digits` followed by `zeros` zeros, grouped in threes from the
 /// right: (`12`, 4) → `120_000`.
 #[inline]
-pub(crate) fn push_grouped_zeros(out: &mut Vec<u8>, digits: &[u8], zeros: usize) {
+pub(crate) fn push_grouped_zeros(out: &mut impl Output, digits: &[u8], zeros: usize) {
     if zeros == 0 {
         return push_grouped(out, digits);
     }
@@ -38,7 +40,7 @@ pub(crate) fn push_grouped_zeros(out: &mut Vec<u8>, digits: &[u8], zeros: usize)
 /// Appends a fraction of `zeros` leading zeros then `digits`, grouped in
 /// threes from the left (the decimal point): `0001` → `000_1`.
 #[inline]
-pub(crate) fn push_frac_grouped(out: &mut Vec<u8>, zeros: usize, digits: &[u8]) {
+pub(crate) fn push_frac_grouped(out: &mut impl Output, zeros: usize, digits: &[u8]) {
     if zeros == 0 {
         // Whole groups of three, copied in chunks.
         let mut chunks = digits.chunks(3);
@@ -130,7 +132,7 @@ fn with_zeros(digits: &[u8], zeros: usize, zeros_first: bool) -> ([u8; STACK_DIG
 /// [`STACK_DIGITS`]; `int_zeros` and `frac_zeros` are not both non-zero.
 #[inline]
 pub(crate) fn push_decimal(
-    out: &mut Vec<u8>,
+    out: &mut impl Output,
     negative: bool,
     int: &[u8],
     int_zeros: usize,
@@ -160,7 +162,7 @@ pub(crate) fn push_decimal(
 /// Appends `digits` (1 ..= [`STACK_DIGITS`], no leading zeros) grouped in
 /// threes from the right, built on the stack and appended in one copy.
 #[inline]
-pub(crate) fn push_int(out: &mut Vec<u8>, negative: bool, digits: &[u8]) {
+pub(crate) fn push_int(out: &mut impl Output, negative: bool, digits: &[u8]) {
     let mut t = [0u8; STACK_TEXT];
     t[0] = b'-';
     let n = put_int_grouped(&mut t, usize::from(negative), digits);
@@ -314,13 +316,14 @@ fn put_int_rev<const R: usize>(room: &mut [u8; R], start: usize, mut end: usize,
 /// 0.325 → 0.297 ms per run.
 #[inline(always)]
 pub(crate) fn in_place<const R: usize>(
-    out: &mut Vec<u8>,
+    out: &mut impl Output,
     len: usize,
     write: impl FnOnce(&mut [u8; R], usize),
 ) {
     let start = out.len();
     out.extend_from_slice(&[0u8; R]);
     if let Some(room) = out
+        .as_mut_slice()
         .get_mut(start..start + R)
         .and_then(|r| <&mut [u8; R]>::try_from(r).ok())
     {
@@ -332,7 +335,7 @@ pub(crate) fn in_place<const R: usize>(
 /// Appends `±v` grouped in threes (`-1_234_567`), built in place right to
 /// left from three-digit groups.
 #[inline]
-pub(crate) fn push_u64(out: &mut Vec<u8>, negative: bool, v: u64) {
+pub(crate) fn push_u64(out: &mut impl Output, negative: bool, v: u64) {
     let neg = usize::from(negative);
     let len = neg + grouped_len(digit_count(v));
     in_place::<INT_ROOM>(out, len, |room, len| {
@@ -346,7 +349,7 @@ pub(crate) fn push_u64(out: &mut Vec<u8>, negative: bool, v: u64) {
 /// digits, leading zeros included, so `c` must have no trailing zeros when
 /// `scale > 0`.
 #[inline]
-pub(crate) fn push_u64_decimal(out: &mut Vec<u8>, negative: bool, mut c: u64, scale: u32) {
+pub(crate) fn push_u64_decimal(out: &mut impl Output, negative: bool, mut c: u64, scale: u32) {
     let neg = usize::from(negative);
     let digits = digit_count(c);
     let scale = scale.min(MAX_U64_SCALE) as usize;
@@ -416,8 +419,8 @@ const FLOAT_SCRATCH: usize = 72;
 /// split into seven three-digit groups (`ttt_aaa_aaa_aaa_bbb_bbb_bbb_`),
 /// the `_` after the last whole-part group becomes the point, and the text
 /// is cut out around it: no per-digit loop.
-#[inline]
-pub(crate) fn push_float(out: &mut Vec<u8>, negative: bool, d: u64, exp: i32) -> bool {
+#[inline(always)]
+pub(crate) fn push_float(out: &mut impl Output, negative: bool, d: u64, exp: i32) -> bool {
     let (scale, shifted) = if exp < 0 {
         let scale = exp.unsigned_abs() as usize;
         if scale > 21 || d >= 100_000_000_000_000_000 {

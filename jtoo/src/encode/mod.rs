@@ -24,11 +24,14 @@ use crate::types::{DateTime, Decimal, Integer, Timestamp};
 use crate::value::{Item, Value};
 use std::io::Write;
 
+mod output;
+pub use output::Output;
+
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Appends a string, escaping control codes, `"`, `\` and U+007F as `\xx`.
 #[inline]
-pub fn write_str(out: &mut Vec<u8>, s: &str) {
+pub fn write_str(out: &mut impl Output, s: &str) {
     let bytes = s.as_bytes();
     match find_special_in(bytes) {
         None => push_quoted(out, bytes),
@@ -40,7 +43,7 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
 /// values) are stored as two overlapping words, the first and the last
 /// four or eight bytes, instead of a call to `memcpy`.
 #[inline(always)]
-fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
+fn push_quoted(out: &mut impl Output, bytes: &[u8]) {
     let len = bytes.len();
     if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
         && len <= 16
@@ -63,7 +66,7 @@ fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
 /// and last `W` bytes, in an `R`-byte room.
 #[inline(always)]
 fn push_quoted_words<const W: usize, const R: usize>(
-    out: &mut Vec<u8>,
+    out: &mut impl Output,
     len: usize,
     first: [u8; W],
     last: [u8; W],
@@ -78,7 +81,7 @@ fn push_quoted_words<const W: usize, const R: usize>(
 
 /// [`write_str`] for a string with a byte to escape at `first`.
 #[inline(never)]
-fn write_str_escaped(out: &mut Vec<u8>, mut bytes: &[u8], first: usize) {
+fn write_str_escaped(out: &mut impl Output, mut bytes: &[u8], first: usize) {
     out.reserve(bytes.len() + 8);
     out.push(b'"');
     let mut next = Some(first);
@@ -98,7 +101,7 @@ fn write_str_escaped(out: &mut Vec<u8>, mut bytes: &[u8], first: usize) {
 
 /// Appends a byte string (`B` and lower-case hex).
 #[inline]
-pub fn write_bytes(out: &mut Vec<u8>, b: &[u8]) {
+pub fn write_bytes(out: &mut impl Output, b: &[u8]) {
     out.reserve(1 + 2 * b.len());
     out.push(b'B');
     for &x in b {
@@ -108,43 +111,43 @@ pub fn write_bytes(out: &mut Vec<u8>, b: &[u8]) {
 
 /// Appends `Y` or `N`.
 #[inline]
-pub fn write_bool(out: &mut Vec<u8>, b: bool) {
+pub fn write_bool(out: &mut impl Output, b: bool) {
     out.push(if b { b'Y' } else { b'N' });
 }
 
 /// Appends an integer.
 #[inline]
-pub fn write_integer(out: &mut Vec<u8>, i: &Integer) {
+pub fn write_integer(out: &mut impl Output, i: &Integer) {
     i.encode(out);
 }
 
 /// Appends an `i64` as a JTOO integer.
 #[inline]
-pub fn write_i64(out: &mut Vec<u8>, v: i64) {
+pub fn write_i64(out: &mut impl Output, v: i64) {
     digits::push_u64(out, v < 0, v.unsigned_abs());
 }
 
 /// Appends a `u64` as a JTOO integer.
 #[inline]
-pub fn write_u64(out: &mut Vec<u8>, v: u64) {
+pub fn write_u64(out: &mut impl Output, v: u64) {
     digits::push_u64(out, false, v);
 }
 
 /// Appends an `i128` as a JTOO integer.
 #[inline]
-pub fn write_i128(out: &mut Vec<u8>, v: i128) {
+pub fn write_i128(out: &mut impl Output, v: i128) {
     Integer::from(v).encode(out);
 }
 
 /// Appends a `u128` as a JTOO integer.
 #[inline]
-pub fn write_u128(out: &mut Vec<u8>, v: u128) {
+pub fn write_u128(out: &mut impl Output, v: u128) {
     Integer::from(v).encode(out);
 }
 
 /// Appends a decimal.
 #[inline]
-pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
+pub fn write_decimal(out: &mut impl Output, d: &Decimal) {
     d.encode(out);
 }
 
@@ -153,7 +156,7 @@ pub fn write_decimal(out: &mut Vec<u8>, d: &Decimal) {
 /// # Errors
 /// NaN and infinities have no JTOO form.
 #[inline]
-pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
+pub fn write_f64(out: &mut impl Output, v: f64) -> Result<(), Error> {
     if !v.is_finite() {
         return Err(non_finite());
     }
@@ -170,7 +173,7 @@ pub fn write_f64(out: &mut Vec<u8>, v: f64) -> Result<(), Error> {
 /// # Errors
 /// NaN and infinities have no JTOO form.
 #[inline]
-pub fn write_f32(out: &mut Vec<u8>, v: f32) -> Result<(), Error> {
+pub fn write_f32(out: &mut impl Output, v: f32) -> Result<(), Error> {
     if !v.is_finite() {
         return Err(non_finite());
     }
@@ -185,7 +188,7 @@ pub fn write_f32(out: &mut Vec<u8>, v: f32) -> Result<(), Error> {
 /// A float's shortest digits: the common shapes straight from the digits,
 /// the rest (tiny or huge magnitudes) through [`Decimal`].
 #[inline(always)]
-fn write_shortest(out: &mut Vec<u8>, negative: bool, s: crate::types::shortest::Shortest) {
+fn write_shortest(out: &mut impl Output, negative: bool, s: crate::types::shortest::Shortest) {
     let negative = negative && s.digits != 0;
     if !digits::push_float(out, negative, s.digits, s.exp) {
         write_shortest_decimal(out, negative, s);
@@ -193,7 +196,11 @@ fn write_shortest(out: &mut Vec<u8>, negative: bool, s: crate::types::shortest::
 }
 
 #[inline(never)]
-fn write_shortest_decimal(out: &mut Vec<u8>, negative: bool, s: crate::types::shortest::Shortest) {
+fn write_shortest_decimal(
+    out: &mut impl Output,
+    negative: bool,
+    s: crate::types::shortest::Shortest,
+) {
     Decimal::from_shortest(negative, s).encode(out);
 }
 
@@ -206,13 +213,13 @@ fn non_finite() -> Error {
 
 /// Appends a date/time.
 #[inline]
-pub fn write_datetime(out: &mut Vec<u8>, d: &DateTime) {
+pub fn write_datetime(out: &mut impl Output, d: &DateTime) {
     d.encode(out);
 }
 
 /// Appends a timestamp.
 #[inline]
-pub fn write_timestamp(out: &mut Vec<u8>, t: &Timestamp) {
+pub fn write_timestamp(out: &mut impl Output, t: &Timestamp) {
     t.encode(out);
 }
 
@@ -223,7 +230,7 @@ pub fn write_timestamp(out: &mut Vec<u8>, t: &Timestamp) {
 /// # Errors
 /// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) for lists nested too
 /// deeply; nothing is appended then.
-pub fn write_value(out: &mut Vec<u8>, v: &Value) -> Result<(), Error> {
+pub fn write_value(out: &mut impl Output, v: &Value) -> Result<(), Error> {
     write_value_with_depth(out, v, crate::Options::DEFAULT_MAX_DEPTH)
 }
 
@@ -244,14 +251,18 @@ pub fn write_value(out: &mut Vec<u8>, v: &Value) -> Result<(), Error> {
 /// # Errors
 /// [`ErrorKind::TooDeep`](crate::ErrorKind::TooDeep) for lists nested too
 /// deeply; nothing is appended then.
-pub fn write_value_with_depth(out: &mut Vec<u8>, v: &Value, max_depth: usize) -> Result<(), Error> {
+pub fn write_value_with_depth(
+    out: &mut impl Output,
+    v: &Value,
+    max_depth: usize,
+) -> Result<(), Error> {
     let start = out.len();
     encode_with(v, out, max_depth, |_| Ok(())).inspect_err(|_| out.truncate(start))
 }
 
 /// [`write_scalar`] inlined, for the loop over a list's items.
 #[inline(always)]
-fn write_scalar_inline(out: &mut Vec<u8>, v: &Value) {
+fn write_scalar_inline(out: &mut impl Output, v: &Value) {
     match v {
         Value::Decimal(d) => d.encode(out),
         Value::Integer(i) => i.encode(out),
@@ -261,7 +272,7 @@ fn write_scalar_inline(out: &mut Vec<u8>, v: &Value) {
 }
 
 #[inline]
-fn write_scalar(out: &mut Vec<u8>, v: &Value) {
+fn write_scalar(out: &mut impl Output, v: &Value) {
     match v {
         Value::String(s) => write_str(out, s),
         Value::Bytes(b) => write_bytes(out, b),
@@ -300,11 +311,11 @@ const FLUSH_AT: usize = 1 << 16;
 /// list are written in a tight loop; only nested lists go on the stack.
 /// Lists nested deeper than `max_depth` are an error (what was written
 /// before stays in `out`).
-fn encode_with(
+fn encode_with<O: Output>(
     v: &Value,
-    out: &mut Vec<u8>,
+    out: &mut O,
     max_depth: usize,
-    mut flush: impl FnMut(&mut Vec<u8>) -> Result<(), Error>,
+    mut flush: impl FnMut(&mut O) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let Value::List(items) = v else {
         write_scalar(out, v);
@@ -385,7 +396,7 @@ fn too_deep(max_depth: usize) -> Error {
 }
 
 /// Appends the canonical text of `v` at any depth (for `Display`).
-pub(crate) fn encode_value(v: &Value, out: &mut Vec<u8>) {
+pub(crate) fn encode_value(v: &Value, out: &mut impl Output) {
     let _ = encode_with(v, out, usize::MAX, |_| Ok(()));
 }
 

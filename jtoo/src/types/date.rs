@@ -4,6 +4,7 @@
 //! the civil date, ISO weeks), written here so that it works without the
 //! optional `chrono` dependency.
 
+use crate::encode::Output;
 use std::fmt;
 use std::str::FromStr;
 
@@ -358,7 +359,7 @@ impl Date {
     }
 
     /// Appends the canonical JTOO text to `out`.
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut impl Output) {
         out.push(b'D');
         push4(out, self.year);
         match self.kind {
@@ -508,11 +509,11 @@ pub(crate) fn days_to_week_day(days: i64) -> (i32, u8, u8) {
     (y, week as u8, wd)
 }
 
-fn push2(out: &mut Vec<u8>, v: u8) {
+fn push2(out: &mut impl Output, v: u8) {
     out.extend_from_slice(&[b'0' + v / 10, b'0' + v % 10]);
 }
 
-fn push4(out: &mut Vec<u8>, v: u16) {
+fn push4(out: &mut impl Output, v: u16) {
     out.extend_from_slice(&[
         b'0' + (v / 1000) as u8,
         b'0' + (v / 100 % 10) as u8,

@@ -1,6 +1,7 @@
 //! [`DateTime`]: every combination of date, time and offset that JTOO
 //! allows.
 
+use crate::encode::Output;
 use std::fmt;
 use std::str::FromStr;
 
@@ -142,7 +143,7 @@ impl DateTime {
     }
 
     /// Appends the canonical JTOO text to `out`.
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut impl Output) {
         if let Some(d) = &self.date {
             d.encode(out);
         }

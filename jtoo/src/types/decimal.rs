@@ -1,6 +1,7 @@
 //! `Decimal`: an exact decimal number (no binary floating point inside).
 
 use super::shortest::{Shortest, f32_shortest, f64_shortest};
+use crate::encode::Output;
 use crate::encode::digits::{
     MAX_U64_SCALE, STACK_DIGITS, push_decimal, push_float, push_frac_grouped, push_grouped,
     push_grouped_zeros, push_u64_decimal,
@@ -264,7 +265,7 @@ impl Decimal {
 
     /// Appends the canonical text to `out`.
     #[inline(always)]
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut impl Output) {
         if self.hi == 0 {
             // Straight from the 64-bit coefficient in three-digit groups.
             if push_float(out, self.negative, self.lo, self.exp) {
@@ -278,7 +279,7 @@ impl Decimal {
         self.write(out, true);
     }
 
-    fn write(&self, out: &mut Vec<u8>, grouped: bool) {
+    fn write(&self, out: &mut impl Output, grouped: bool) {
         let mut buf = itoa::Buffer::new();
         let digits = if self.hi == 0 {
             buf.format(self.lo).as_bytes()
@@ -294,7 +295,7 @@ impl Decimal {
 /// by [`Decimal`] and the float writers.
 #[inline]
 pub(crate) fn write_digits(
-    out: &mut Vec<u8>,
+    out: &mut impl Output,
     negative: bool,
     digits: &[u8],
     exp: i64,
@@ -312,7 +313,7 @@ pub(crate) fn write_digits(
             push_grouped_zeros(out, digits, zeros);
         } else {
             out.extend_from_slice(digits);
-            out.resize(out.len() + zeros, b'0');
+            out.extend_with(zeros, b'0');
         }
         out.extend_from_slice(b".0");
         return;
@@ -331,7 +332,7 @@ pub(crate) fn write_digits(
     } else {
         out.extend_from_slice(int);
         out.push(b'.');
-        out.resize(out.len() + frac_zeros, b'0');
+        out.extend_with(frac_zeros, b'0');
         out.extend_from_slice(frac);
     }
 }
@@ -340,7 +341,7 @@ pub(crate) fn write_digits(
 /// one copy, when all its digits fit ([`STACK_DIGITS`]); `false` (nothing
 /// written) otherwise.
 #[inline]
-fn stack_layout(out: &mut Vec<u8>, negative: bool, digits: &[u8], exp: i64) -> bool {
+fn stack_layout(out: &mut impl Output, negative: bool, digits: &[u8], exp: i64) -> bool {
     let n = digits.len();
     if exp >= 0 {
         let zeros = exp as usize;

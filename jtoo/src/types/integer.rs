@@ -1,6 +1,7 @@
 //! `Integer`: every integer from −(2¹²⁸−1) to 2¹²⁸−1, so all of `i128` and
 //! all of `u128`.
 
+use crate::encode::Output;
 use crate::encode::digits::{push_int, push_u64};
 use crate::error::{Error, ErrorKind};
 use std::cmp::Ordering;
@@ -110,7 +111,7 @@ impl Integer {
 
     /// Appends the canonical text to `out`.
     #[inline]
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut impl Output) {
         if self.hi == 0 {
             push_u64(out, self.negative, self.lo);
         } else {

@@ -1,5 +1,6 @@
 //! [`Offset`]: a UTC offset of a date or time.
 
+use crate::encode::Output;
 use std::fmt;
 use std::str::FromStr;
 
@@ -108,7 +109,7 @@ impl Offset {
     }
 
     /// Appends the canonical JTOO text to `out`.
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut impl Output) {
         if self.minutes == 0 {
             out.push(b'Z');
             return;

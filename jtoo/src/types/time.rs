@@ -1,5 +1,6 @@
 //! [`Time`]: a time of day with its precision.
 
+use crate::encode::Output;
 use std::fmt;
 use std::str::FromStr;
 
@@ -255,7 +256,7 @@ impl Time {
     }
 
     /// Appends the canonical JTOO text to `out`.
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut impl Output) {
         out.extend_from_slice(&[b'T', b'0' + self.hour / 10, b'0' + self.hour % 10]);
         if self.precision == TimePrecision::Hour {
             return;
@@ -277,7 +278,7 @@ impl Time {
 
 /// Writes `.fff[_uuu[_nnn]]`: the first `groups` groups of three digits of
 /// a nanosecond fraction.
-pub(crate) fn push_fraction(out: &mut Vec<u8>, nanos: u32, groups: u32) {
+pub(crate) fn push_fraction(out: &mut impl Output, nanos: u32, groups: u32) {
     let parts = [nanos / 1_000_000, nanos / 1_000 % 1_000, nanos % 1_000];
     let mut sep = b'.';
     for &g in parts.iter().take(groups as usize) {

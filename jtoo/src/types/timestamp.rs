@@ -1,5 +1,6 @@
 //! [`Timestamp`]: seconds since the Unix epoch, with a precision.
 
+use crate::encode::Output;
 use std::fmt;
 use std::str::FromStr;
 
@@ -198,7 +199,7 @@ impl Timestamp {
     }
 
     /// Appends the canonical JTOO text to `out`.
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, out: &mut impl Output) {
         out.push(b'S');
         // Sign and magnitude of secs + nanos/1e9.
         let (negative, whole, frac) = if self.secs >= 0 {
@@ -225,7 +226,7 @@ impl Timestamp {
 
 /// Writes `v` in decimal with `_` between groups of three digits counted
 /// from the right.
-fn push_grouped(out: &mut Vec<u8>, mut v: u64) {
+fn push_grouped(out: &mut impl Output, mut v: u64) {
     let mut digits = [0u8; 20];
     let mut n = 0;
     loop {
