@@ -1,7 +1,7 @@
 //! [`Output`]: the growable byte buffer the writers append to.
 
 /// A growable byte buffer the `write_*` functions append to: `Vec<u8>`, and
-/// with the `bytes` feature [`bytes::BytesMut`], so that a codec serializes
+/// with the `bytes` feature `bytes::BytesMut`, so that a codec serializes
 /// straight into its write buffer.
 ///
 /// Writers only append, and only ever cut back what they themselves
