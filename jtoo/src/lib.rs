@@ -9,6 +9,7 @@
 mod arbitrary;
 pub mod encode;
 mod error;
+mod float;
 #[cfg(feature = "json")]
 pub mod json;
 #[cfg(feature = "json")]

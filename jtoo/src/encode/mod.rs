@@ -163,7 +163,7 @@ pub fn write_f64(out: &mut impl Output, v: f64) -> Result<(), Error> {
     write_shortest(
         out,
         v.is_sign_negative(),
-        crate::types::shortest::f64_shortest(v),
+        crate::float::shortest::f64_shortest(v),
     );
     Ok(())
 }
@@ -180,7 +180,7 @@ pub fn write_f32(out: &mut impl Output, v: f32) -> Result<(), Error> {
     write_shortest(
         out,
         v.is_sign_negative(),
-        crate::types::shortest::f32_shortest(v),
+        crate::float::shortest::f32_shortest(v),
     );
     Ok(())
 }
@@ -188,7 +188,7 @@ pub fn write_f32(out: &mut impl Output, v: f32) -> Result<(), Error> {
 /// A float's shortest digits: the common shapes straight from the digits,
 /// the rest (tiny or huge magnitudes) through [`Decimal`].
 #[inline(always)]
-fn write_shortest(out: &mut impl Output, negative: bool, s: crate::types::shortest::Shortest) {
+fn write_shortest(out: &mut impl Output, negative: bool, s: crate::float::shortest::Shortest) {
     let negative = negative && s.digits != 0;
     if !digits::push_float(out, negative, s.digits, s.exp) {
         write_shortest_decimal(out, negative, s);
@@ -199,7 +199,7 @@ fn write_shortest(out: &mut impl Output, negative: bool, s: crate::types::shorte
 fn write_shortest_decimal(
     out: &mut impl Output,
     negative: bool,
-    s: crate::types::shortest::Shortest,
+    s: crate::float::shortest::Shortest,
 ) {
     Decimal::from_shortest(negative, s).encode(out);
 }

@@ -1,12 +1,12 @@
 //! `Decimal`: an exact decimal number (no binary floating point inside).
 
-use super::shortest::{Shortest, f32_shortest, f64_shortest};
 use crate::encode::Output;
 use crate::encode::digits::{
     MAX_U64_SCALE, STACK_DIGITS, push_decimal, push_float, push_frac_grouped, push_grouped,
     push_grouped_zeros, push_u64_decimal,
 };
 use crate::error::{Error, ErrorKind};
+use crate::float::shortest::{Shortest, f32_shortest, f64_shortest};
 use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
@@ -184,7 +184,7 @@ impl Decimal {
     #[inline]
     pub fn to_f64(&self) -> f64 {
         let v = if self.hi == 0 {
-            super::dec2flt::to_f64(self.lo, self.exp)
+            crate::float::dec2flt::to_f64(self.lo, self.exp)
         } else {
             // Beyond 64 bits (20+ significant digits): std's parser is
             // correctly rounded; no heap allocation.
@@ -197,7 +197,7 @@ impl Decimal {
     #[inline]
     pub fn to_f32(&self) -> f32 {
         let v = if self.hi == 0 {
-            super::dec2flt::to_f32(self.lo, self.exp)
+            crate::float::dec2flt::to_f32(self.lo, self.exp)
         } else {
             self.with_scientific(|s| s.parse::<f32>().unwrap_or(f32::INFINITY))
         };

@@ -4,13 +4,9 @@
 
 mod date;
 mod datetime;
-pub(crate) mod dec2flt;
 mod decimal;
 mod integer;
 mod offset;
-mod pow10_126;
-mod pow5;
-pub(crate) mod shortest;
 mod time;
 mod timestamp;
 
