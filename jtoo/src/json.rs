@@ -65,7 +65,6 @@
 //! sorted keys and long numbers rounded to the nearest `f64`.
 
 use crate::error::{Error, ErrorKind};
-use crate::types::{Decimal, Integer};
 use crate::value::walk::{Folder, fold};
 use crate::value::{Item, Pair, Value};
 use serde_json::{Map, Number, Value as Json};
@@ -136,10 +135,6 @@ pub use crate::json_text::{from_json_slice, from_json_slice_with, from_json_str,
 
 fn null_error() -> Error {
     Error::new(ErrorKind::Unencodable("JSON null has no JTOO form"))
-}
-
-fn out_of_range(why: &'static str) -> Error {
-    Error::new(ErrorKind::NumberOutOfRange(why))
 }
 
 /// Converts a JSON value to JTOO with the default options.
@@ -231,107 +226,13 @@ pub fn number_from_json(n: &Number) -> Result<Value, Error> {
     number_from_text(&n.to_string())
 }
 
-/// Parses JSON number text (`-?int(.frac)?([eE][+-]?exp)?`).
+/// Parses JSON number text (`-?int(.frac)?([eE][+-]?exp)?`) whole.
 fn number_from_text(text: &str) -> Result<Value, Error> {
-    let bad = || Error::new(ErrorKind::InvalidDecimal("not a JSON number"));
-    let bytes = text.as_bytes();
-    let (negative, rest) = match bytes.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, bytes),
-    };
-    let int_len = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    let (int, rest) = rest.split_at(int_len);
-    if int.is_empty() {
-        return Err(bad());
+    match crate::json_number::read(text.as_bytes()) {
+        Ok((len, n)) if len == text.len() => Ok(Value::from(n)),
+        Ok(_) => Err(Error::new(ErrorKind::InvalidDecimal("not a JSON number"))),
+        Err((_, kind)) => Err(Error::new(kind)),
     }
-    let (frac, rest) = match rest.split_first() {
-        Some((b'.', r)) => {
-            let n = r.iter().take_while(|b| b.is_ascii_digit()).count();
-            if n == 0 {
-                return Err(bad());
-            }
-            r.split_at(n)
-        }
-        _ => (&[][..], rest),
-    };
-    let (has_exp, exp) = match rest.split_first() {
-        Some((b'e' | b'E', r)) => (true, parse_exponent(r)?),
-        None => (false, ExpValue::Finite(0)),
-        Some(_) => return Err(bad()),
-    };
-    if frac.is_empty() && !has_exp {
-        let magnitude =
-            digits_u128(int).ok_or_else(|| out_of_range("JSON integer beyond 128 bits"))?;
-        return Ok(Value::Integer(Integer::new(negative, magnitude)));
-    }
-    // Significant digits: int ++ frac, without leading and trailing zeros.
-    let all = || int.iter().chain(frac.iter()).copied();
-    let total_len = int.len() + frac.len();
-    let leading = all().take_while(|&d| d == b'0').count();
-    if leading == total_len {
-        return Ok(Value::Decimal(Decimal::ZERO));
-    }
-    let trailing = all().rev().take_while(|&d| d == b'0').count();
-    let significant = total_len - leading - trailing;
-    let exp = match exp {
-        ExpValue::Finite(e) => e,
-        ExpValue::Huge => return Err(out_of_range("decimal exponent out of range")),
-    };
-    // value = significant digits × 10^(exp + trailing zeros − fraction digits)
-    let trailing = i64::try_from(trailing).map_err(|_| bad())?;
-    let frac_len = i64::try_from(frac.len()).map_err(|_| bad())?;
-    let exponent = exp
-        .checked_add(trailing)
-        .and_then(|e| e.checked_sub(frac_len))
-        .ok_or_else(|| out_of_range("decimal exponent out of range"))?;
-    let too_many =
-        || out_of_range("decimal has more significant digits than a 128-bit coefficient holds");
-    if significant > 39 {
-        return Err(too_many());
-    }
-    let coefficient = all()
-        .skip(leading)
-        .take(significant)
-        .try_fold(0u128, |acc, d| {
-            acc.checked_mul(10)?.checked_add(u128::from(d - b'0'))
-        })
-        .ok_or_else(too_many)?;
-    Decimal::from_scientific(negative, coefficient, exponent).map(Value::Decimal)
-}
-
-enum ExpValue {
-    Finite(i64),
-    Huge,
-}
-
-fn parse_exponent(r: &[u8]) -> Result<ExpValue, Error> {
-    let bad = || Error::new(ErrorKind::InvalidDecimal("not a JSON number"));
-    let (neg, digits) = match r.split_first() {
-        Some((b'-', d)) => (true, d),
-        Some((b'+', d)) => (false, d),
-        _ => (false, r),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(bad());
-    }
-    let mut e = 0i64;
-    for &d in digits {
-        match e
-            .checked_mul(10)
-            .and_then(|e| e.checked_add(i64::from(d - b'0')))
-        {
-            // Anything past ±10^15 is out of every range; stop counting.
-            Some(v) if v < 1_000_000_000_000_000 => e = v,
-            _ => return Ok(ExpValue::Huge),
-        }
-    }
-    Ok(ExpValue::Finite(if neg { -e } else { e }))
-}
-
-fn digits_u128(digits: &[u8]) -> Option<u128> {
-    digits.iter().try_fold(0u128, |acc, &d| {
-        acc.checked_mul(10)?.checked_add(u128::from(d - b'0'))
-    })
 }
 
 /// Converts a JTOO value to JSON (see the module docs for the mapping).
@@ -610,7 +511,11 @@ mod tests {
             .join()
             .unwrap();
         assert!(ok);
-        // Mixed lists, pairs with list keys: the same text as through serde_json.
+        // Mixed lists, pairs with list keys: the same text as through
+        // serde_json (when it keeps member order).
+        if !exact_serde_json() {
+            return;
+        }
         let v = crate::from_str(r#"[1,"a":[[2]:3,[]:[]],["x":N,[D2023:Y]:[S1.500]]]"#).unwrap();
         assert_eq!(to_json_string(&v), to_json(&v).to_string());
         assert_eq!(try_to_json(&v).unwrap(), to_json(&v));

@@ -8,7 +8,6 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::json::{FromJsonOptions, NullPolicy};
-use crate::types::{Decimal, Integer};
 use crate::value::walk::{Event, Walk};
 use crate::value::{Item, Pair, Value};
 
@@ -211,113 +210,17 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, exactly.
+    /// A JSON number, exactly ([`crate::json_number::read`]).
     fn number(&mut self) -> Result<Value, Error> {
         let start = self.pos;
-        let b = self.input;
-        let mut i = start;
-        let negative = b.get(i) == Some(&b'-');
-        if negative {
-            i += 1;
+        let rest = self.input.get(start..).unwrap_or_default();
+        match crate::json_number::read(rest) {
+            Ok((len, n)) => {
+                self.pos = start + len;
+                Ok(Value::from(n))
+            }
+            Err((at, kind)) => Err(Error::at(kind, self.input, start + at)),
         }
-        let digits_at = i;
-        match b.get(i) {
-            Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => {
-                while let Some(b'0'..=b'9') = b.get(i) {
-                    i += 1;
-                }
-            }
-            _ => {
-                self.pos = i;
-                return Err(self.err(ErrorKind::InvalidDecimal("expected a digit")));
-            }
-        }
-        let int_end = i;
-        let mut frac = &b[i..i];
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            let f = i;
-            while let Some(b'0'..=b'9') = b.get(i) {
-                i += 1;
-            }
-            if i == f {
-                self.pos = i;
-                return Err(self.err(ErrorKind::InvalidDecimal("expected a digit after `.`")));
-            }
-            frac = &b[f..i];
-        }
-        let mut exp: i64 = 0;
-        let mut has_exp = false;
-        if let Some(b'e' | b'E') = b.get(i) {
-            has_exp = true;
-            i += 1;
-            let neg_exp = match b.get(i) {
-                Some(b'-') => {
-                    i += 1;
-                    true
-                }
-                Some(b'+') => {
-                    i += 1;
-                    false
-                }
-                _ => false,
-            };
-            let e = i;
-            while let Some(&d @ b'0'..=b'9') = b.get(i) {
-                // Saturate: anything this large is out of range anyway.
-                exp = exp.saturating_mul(10).saturating_add(i64::from(d - b'0'));
-                i += 1;
-            }
-            if i == e {
-                self.pos = i;
-                return Err(self.err(ErrorKind::InvalidDecimal(
-                    "expected a digit in the exponent",
-                )));
-            }
-            if neg_exp {
-                exp = -exp;
-            }
-        }
-        self.pos = i;
-        let int = &b[digits_at..int_end];
-        let out_of_range =
-            |s: &Self, why| Error::at(ErrorKind::NumberOutOfRange(why), s.input, start);
-        if frac.is_empty() && !has_exp {
-            let mut v: u128 = 0;
-            for &d in int {
-                v = v
-                    .checked_mul(10)
-                    .and_then(|v| v.checked_add(u128::from(d - b'0')))
-                    .ok_or_else(|| out_of_range(self, "integer beyond 128 bits"))?;
-            }
-            return Ok(Value::Integer(Integer::new(negative, v)));
-        }
-        // coefficient = int digits ++ frac digits (leading zeros skipped,
-        // trailing zeros counted into the exponent so long zero runs fit).
-        let mut coef: u128 = 0;
-        let mut zeros: i64 = 0;
-        for &d in int.iter().chain(frac) {
-            if d == b'0' {
-                zeros += 1;
-                continue;
-            }
-            for _ in 0..=zeros {
-                coef = coef.checked_mul(10).ok_or_else(|| {
-                    out_of_range(
-                        self,
-                        "more significant digits than a 128-bit coefficient holds",
-                    )
-                })?;
-            }
-            coef += u128::from(d - b'0');
-            zeros = 0;
-        }
-        let frac_len = i64::try_from(frac.len()).unwrap_or(i64::MAX);
-        let exponent = exp.saturating_add(zeros).saturating_sub(frac_len);
-        Decimal::from_scientific(negative, coef, exponent)
-            .map(Value::Decimal)
-            .map_err(|_| out_of_range(self, "decimal outside the range JTOO's Decimal holds"))
     }
 }
 

@@ -14,6 +14,11 @@ mod float;
 pub mod json;
 #[cfg(feature = "json")]
 mod json_text;
+// The one JSON-number reading, for the JSON conversions and for the serde
+// layer (serde_json's `arbitrary_precision` numbers) alike.
+#[cfg(any(feature = "json", feature = "serde"))]
+#[path = "json/number.rs"]
+mod json_number;
 mod macros;
 mod options;
 pub mod parse;

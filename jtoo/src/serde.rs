@@ -31,6 +31,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::options::Options;
+use crate::parse::Number;
 use crate::types::{Date, DateTime, Decimal, Integer, Offset, Time, Timestamp};
 use crate::value::{Item, Pair, Value};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -62,46 +63,10 @@ pub const VALUE_MARKER: &str = "$__jtoo_private_Value";
 /// (`serde_json`'s `arbitrary_precision` numbers travel as such text).
 #[doc(hidden)]
 pub fn decimal_from_json_number(s: &str) -> Option<Decimal> {
-    let b = s.as_bytes();
-    let (negative, b) = match b.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, b),
-    };
-    let mut coef: u128 = 0;
-    let mut exp: i64 = 0;
-    let mut i = 0;
-    let mut digits = 0;
-    while let Some(&d @ b'0'..=b'9') = b.get(i) {
-        coef = coef.checked_mul(10)?.checked_add(u128::from(d - b'0'))?;
-        i += 1;
-        digits += 1;
+    match crate::json_number::read_whole(s)? {
+        Number::Integer(i) => Some(Decimal::from(i)),
+        Number::Decimal(d) => Some(d),
     }
-    if digits == 0 {
-        return None;
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        let start = i;
-        while let Some(&d @ b'0'..=b'9') = b.get(i) {
-            coef = coef.checked_mul(10)?.checked_add(u128::from(d - b'0'))?;
-            exp -= 1;
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-    }
-    if let Some(b'e' | b'E') = b.get(i) {
-        let e: i64 = s
-            .get(s.len() - (b.len() - i - 1)..)?
-            .trim_start_matches('+')
-            .parse()
-            .ok()?;
-        exp = exp.checked_add(e)?;
-    } else if i != b.len() {
-        return None;
-    }
-    Decimal::from_scientific(negative, coef, exp).ok()
 }
 
 /// Serializes `text` as the newtype struct `marker`.
@@ -584,15 +549,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
 /// A JSON integer's text (`-12`) as an [`Integer`].
 #[doc(hidden)]
 pub fn integer_from_json_number(text: &str) -> Option<Integer> {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, text),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+    match crate::json_number::read_whole(text)? {
+        Number::Integer(i) => Some(i),
+        Number::Decimal(_) => None,
     }
-    let magnitude: u128 = digits.parse().ok()?;
-    Some(Integer::new(negative && magnitude != 0, magnitude))
 }
 
 /// Deserializes one list item (a pair arrives as `{"$__jtoo_private_Pair": [k, v]}`).

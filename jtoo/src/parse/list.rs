@@ -74,13 +74,7 @@ fn scalar_inline<'a>(input: &'a [u8], syntax: Syntax, known: Known<'a>) -> PResu
         }
         Some(b'-' | b'0'..=b'9') => {
             let (rest, n) = super::number::number(input, syntax)?;
-            Ok((
-                rest,
-                match n {
-                    super::Number::Integer(i) => Value::Integer(i),
-                    super::Number::Decimal(d) => Value::Decimal(d),
-                },
-            ))
+            Ok((rest, Value::from(n)))
         }
         Some(b'Y') => Ok((&input[1..], Value::Bool(true))),
         Some(b'N') => Ok((&input[1..], Value::Bool(false))),

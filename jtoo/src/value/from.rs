@@ -68,6 +68,16 @@ impl From<Decimal> for Value {
     }
 }
 
+impl From<crate::parse::Number> for Value {
+    #[inline]
+    fn from(n: crate::parse::Number) -> Value {
+        match n {
+            crate::parse::Number::Integer(i) => Value::Integer(i),
+            crate::parse::Number::Decimal(d) => Value::Decimal(d),
+        }
+    }
+}
+
 impl From<DateTime> for Value {
     fn from(v: DateTime) -> Value {
         Value::DateTime(v)
