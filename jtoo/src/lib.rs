@@ -12,8 +12,6 @@ mod error;
 mod float;
 #[cfg(feature = "json")]
 pub mod json;
-#[cfg(feature = "json")]
-mod json_text;
 // The one JSON-number reading, for the JSON conversions and for the serde
 // layer (serde_json's `arbitrary_precision` numbers) alike.
 #[cfg(any(feature = "json", feature = "serde"))]

@@ -131,7 +131,9 @@ impl FromJsonOptions {
     }
 }
 
-pub use crate::json_text::{from_json_slice, from_json_slice_with, from_json_str, to_json_string};
+mod text;
+
+pub use text::{from_json_slice, from_json_slice_with, from_json_str, to_json_string};
 
 fn null_error() -> Error {
     Error::new(ErrorKind::Unencodable("JSON null has no JTOO form"))
