@@ -335,8 +335,6 @@ fn six_value(x: u64) -> u64 {
     a.wrapping_add(b) >> 32
 }
 
-/// The general production: both syntaxes, every error.
-
 #[cfg(test)]
 mod tests {
     use super::super::{number, number_general};

@@ -103,6 +103,7 @@ pub fn number_f32(input: &[u8], syntax: Syntax) -> PResult<'_, f32> {
     Ok((rest, v))
 }
 
+/// The general production: both syntaxes, every error.
 #[inline(never)]
 fn number_general(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
     let (negative, digits) = match input.first() {
