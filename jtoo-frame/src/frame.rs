@@ -300,11 +300,15 @@ pub(crate) fn check_len(section: Section, length: usize, max: usize) -> Result<(
     }
 }
 
-/// Checks that `jtoo` is one valid strict JTOO document.
+/// Checks that `jtoo` is one valid strict JTOO document, with
+/// `jtoo::validate` (the grammar walked once, nothing built or allocated).
 ///
-/// This is the one place the codec validates a JTOO section; it currently
-/// parses into a [`Value`] and drops it (the cost of an allocation per
-/// string and list).
+/// The one place frames validate a JTOO section: [`FrameCodec`]'s decoder,
+/// [`Frame::from_jtoo`], and the typed codec's error path (which asks it
+/// whether a section that did not deserialize was invalid JTOO or only the
+/// wrong shape).
+///
+/// [`FrameCodec`]: crate::FrameCodec
 pub(crate) fn validate_jtoo(jtoo: &[u8]) -> Result<(), FrameError> {
     // Check without building a `Value`: frames are relayed as raw bytes.
     jtoo::validate(jtoo).map_err(FrameError::InvalidJtoo)
