@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result, Segment};
 use crate::keys::SeenKeys;
+use crate::scalar::{Found, invalid_type, visit_integer};
 use jtoo::parse::cursor::Cursor;
 use jtoo::parse::string::Known;
 use jtoo::parse::{self, Number, Syntax};
@@ -320,33 +321,14 @@ impl<'de> Deserializer<'de> {
         self.cur.skip_value().map_err(|e| self.parse_err(e))
     }
 
-    /// Integers for any integer visitor: the smallest of i64/u64/i128/u128.
-    fn visit_integer<V: Visitor<'de>>(i: Integer, visitor: V) -> Result<V::Value> {
-        if let Some(v) = i.to_i64() {
-            visitor.visit_i64(v)
-        } else if let Some(v) = i.to_u64() {
-            visitor.visit_u64(v)
-        } else if let Some(v) = i.to_i128() {
-            visitor.visit_i128(v)
-        } else if !i.is_negative() {
-            visitor.visit_u128(i.magnitude())
-        } else {
-            // serde has no primitive below i128::MIN: refuse rather than
-            // lose the sign.
-            Err(de::Error::custom(
-                "integer below i128::MIN cannot pass through serde",
-            ))
-        }
-    }
-
     fn deserialize_int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
         let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
-                Number::Integer(i) => Self::visit_integer(i, visitor),
+                Number::Integer(i) => visit_integer(i, visitor),
                 Number::Decimal(d) => Err(de::Error::invalid_type(
-                    Unexpected::Float(decimal_to_f64(&d)),
+                    Unexpected::Float(d.to_f64()),
                     &visitor,
                 )),
             },
@@ -383,7 +365,7 @@ impl<'de> Deserializer<'de> {
         let r = match (marker, b) {
             (DECIMAL_MARKER, Some(b'-' | b'0'..=b'9')) => match self.parse_number()? {
                 Number::Decimal(d) => self.marked_text(start, || d.to_string(), visitor),
-                Number::Integer(i) => Self::visit_integer(i, visitor),
+                Number::Integer(i) => visit_integer(i, visitor),
             },
             (DATETIME_MARKER, Some(b'D' | b'T')) => {
                 let dt = self.parse_datetime()?;
@@ -506,13 +488,6 @@ impl<'de> Deserializer<'de> {
     }
 }
 
-/// The nearest `f64` of a decimal, without allocating.
-#[inline]
-pub(crate) fn decimal_to_f64(d: &Decimal) -> f64 {
-    // Correctly rounded (Eisel-Lemire for up to 19 digits).
-    d.to_f64()
-}
-
 /// A scalar parsed ahead (the first item of a list in `deserialize_any`).
 pub(crate) enum Scalar<'de> {
     Str(Cow<'de, str>),
@@ -531,8 +506,8 @@ impl<'de> Scalar<'de> {
             Scalar::Str(Cow::Owned(s)) => visitor.visit_string(s),
             Scalar::Bytes(b) => visitor.visit_byte_buf(b),
             Scalar::Bool(b) => visitor.visit_bool(b),
-            Scalar::Int(i) => Deserializer::visit_integer(i, visitor),
-            Scalar::Dec(d) => visitor.visit_f64(decimal_to_f64(&d)),
+            Scalar::Int(i) => visit_integer(i, visitor),
+            Scalar::Dec(d) => visitor.visit_f64(d.to_f64()),
             Scalar::DateTime(dt) => visitor.visit_map(MarkerMap {
                 key: Some(DATETIME_MARKER),
                 text: dt.to_string(),
@@ -546,30 +521,18 @@ impl<'de> Scalar<'de> {
 
     #[cold]
     fn invalid_type(&self, exp: &dyn de::Expected) -> Error {
-        let text;
-        let u = match self {
-            Scalar::Str(s) => Unexpected::Str(s),
-            Scalar::Bytes(b) => Unexpected::Bytes(b),
-            Scalar::Bool(b) => Unexpected::Bool(*b),
-            Scalar::Int(i) => match (i.to_i64(), i.to_u64()) {
-                (Some(v), _) => Unexpected::Signed(v),
-                (_, Some(v)) => Unexpected::Unsigned(v),
-                _ => {
-                    text = format!("integer `{i}`");
-                    Unexpected::Other(&text)
-                }
+        invalid_type(
+            match self {
+                Scalar::Str(s) => Found::Str(s),
+                Scalar::Bytes(b) => Found::Bytes(b),
+                Scalar::Bool(b) => Found::Bool(*b),
+                Scalar::Int(i) => Found::Int(i),
+                Scalar::Dec(d) => Found::Dec(d),
+                Scalar::DateTime(dt) => Found::DateTime(dt),
+                Scalar::Timestamp(ts) => Found::Timestamp(ts),
             },
-            Scalar::Dec(d) => Unexpected::Float(decimal_to_f64(d)),
-            Scalar::DateTime(dt) => {
-                text = format!("date/time `{dt}`");
-                Unexpected::Other(&text)
-            }
-            Scalar::Timestamp(ts) => {
-                text = format!("timestamp `{ts}`");
-                Unexpected::Other(&text)
-            }
-        };
-        de::Error::invalid_type(u, exp)
+            exp,
+        )
     }
 }
 
@@ -597,7 +560,7 @@ impl<'de> de::Deserializer<'de> for ScalarDeserializer<'de> {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0 {
-            Scalar::Dec(d) => visitor.visit_f64(decimal_to_f64(&d)),
+            Scalar::Dec(d) => visitor.visit_f64(d.to_f64()),
             s => s.visit(visitor),
         }
     }

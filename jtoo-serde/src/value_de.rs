@@ -1,12 +1,13 @@
 //! Deserializing Rust values from a [`jtoo::Value`] ([`crate::from_value`]).
 
-use crate::de::{MarkerMap, decimal_to_f64};
+use crate::de::MarkerMap;
 use crate::error::{Error, Result, Segment};
 use crate::keys::SeenKeys;
+use crate::scalar::{self, Found, visit_integer};
 use jtoo::serde::{
     DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
 };
-use jtoo::{Decimal, Integer, Item, List, Value};
+use jtoo::{Decimal, Item, List, Value};
 use serde::de::{
     self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Unexpected, Visitor,
 };
@@ -59,26 +60,8 @@ impl<'de> IntoDeserializer<'de, Error> for Value {
     }
 }
 
-fn visit_integer<'de, V: Visitor<'de>>(i: Integer, visitor: V) -> Result<V::Value> {
-    if let Some(v) = i.to_i64() {
-        visitor.visit_i64(v)
-    } else if let Some(v) = i.to_u64() {
-        visitor.visit_u64(v)
-    } else if let Some(v) = i.to_i128() {
-        visitor.visit_i128(v)
-    } else if !i.is_negative() {
-        visitor.visit_u128(i.magnitude())
-    } else {
-        // serde has no primitive below i128::MIN: refuse rather than
-        // lose the sign.
-        Err(de::Error::custom(
-            "integer below i128::MIN cannot pass through serde",
-        ))
-    }
-}
-
 fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, exact: bool, visitor: V) -> Result<V::Value> {
-    let f = decimal_to_f64(&d);
+    let f = d.to_f64();
     if !exact || Decimal::from_f64(f).is_ok_and(|back| back == d) {
         visitor.visit_f64(f)
     } else {
@@ -91,33 +74,23 @@ fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, exact: bool, visitor: V) -> R
 
 #[cold]
 fn invalid_type(v: &Value, exp: &dyn de::Expected) -> Error {
-    let text;
-    let u = match v {
-        Value::String(s) => Unexpected::Str(s),
-        Value::Bytes(b) => Unexpected::Bytes(b),
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Integer(i) => match (i.to_i64(), i.to_u64()) {
-            (Some(v), _) => Unexpected::Signed(v),
-            (_, Some(v)) => Unexpected::Unsigned(v),
-            _ => {
-                text = format!("integer `{i}`");
-                Unexpected::Other(&text)
+    scalar::invalid_type(
+        match v {
+            Value::String(s) => Found::Str(s),
+            Value::Bytes(b) => Found::Bytes(b),
+            Value::Bool(b) => Found::Bool(*b),
+            Value::Integer(i) => Found::Int(i),
+            Value::Decimal(d) => Found::Dec(d),
+            Value::DateTime(dt) => Found::DateTime(dt),
+            Value::Timestamp(ts) => Found::Timestamp(ts),
+            Value::List(l) if l.is_empty() => Found::Other(Unexpected::Other("empty list")),
+            Value::List(l) if l.iter().all(|i| matches!(i, Item::Pair(_))) => {
+                Found::Other(Unexpected::Map)
             }
+            Value::List(_) => Found::Other(Unexpected::Seq),
         },
-        Value::Decimal(d) => Unexpected::Float(decimal_to_f64(d)),
-        Value::DateTime(dt) => {
-            text = format!("date/time `{dt}`");
-            Unexpected::Other(&text)
-        }
-        Value::Timestamp(ts) => {
-            text = format!("timestamp `{ts}`");
-            Unexpected::Other(&text)
-        }
-        Value::List(l) if l.is_empty() => Unexpected::Other("empty list"),
-        Value::List(l) if l.iter().all(|i| matches!(i, Item::Pair(_))) => Unexpected::Map,
-        Value::List(_) => Unexpected::Seq,
-    };
-    de::Error::invalid_type(u, exp)
+        exp,
+    )
 }
 
 impl<'de> de::Deserializer<'de> for ValueDeserializer {
@@ -150,7 +123,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
-            Value::Decimal(d) => visitor.visit_f64(decimal_to_f64(&d)),
+            Value::Decimal(d) => visitor.visit_f64(d.to_f64()),
             Value::Integer(i) => visitor.visit_f64(i.to_f64()),
             v => Err(invalid_type(&v, &visitor)),
         }

@@ -59,6 +59,39 @@ pub fn integer_from_json_number(text: &str) -> Option<Integer> {
     }
 }
 
+/// The narrowest serde primitive that holds an [`Integer`]: how integers
+/// travel through serde, both ways (the serializer here, jtoo-serde's
+/// deserializers). `None` below `i128::MIN`, which serde cannot carry.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Primitive {
+    I64(i64),
+    U64(u64),
+    I128(i128),
+    U128(u128),
+}
+
+/// The error text for an integer below `i128::MIN`.
+#[doc(hidden)]
+pub const BELOW_I128_MIN: &str = "integer below i128::MIN cannot pass through serde";
+
+/// See [`Primitive`].
+#[doc(hidden)]
+#[inline]
+pub fn primitive(i: &Integer) -> Option<Primitive> {
+    if let Some(v) = i.to_i64() {
+        Some(Primitive::I64(v))
+    } else if let Some(v) = i.to_u64() {
+        Some(Primitive::U64(v))
+    } else if let Some(v) = i.to_i128() {
+        Some(Primitive::I128(v))
+    } else if !i.is_negative() {
+        Some(Primitive::U128(i.magnitude()))
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! `Serialize` for the value model and the scalar types.
 
+use super::Primitive;
 use super::markers::{DATETIME_MARKER, DECIMAL_MARKER, Marked, PAIR_MARKER, TIMESTAMP_MARKER};
 use crate::error::{Error, ErrorKind};
 use crate::options::Options;
@@ -9,20 +10,14 @@ use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
 impl Serialize for Integer {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if let Some(v) = self.to_i64() {
-            s.serialize_i64(v)
-        } else if let Some(v) = self.to_u64() {
-            s.serialize_u64(v)
-        } else if let Some(v) = self.to_i128() {
-            s.serialize_i128(v)
-        } else if !self.is_negative() {
-            s.serialize_u128(self.magnitude())
-        } else {
-            // serde has no primitive below i128::MIN: refuse rather than lose
-            // the sign.
-            Err(serde::ser::Error::custom(
-                "integer below i128::MIN cannot pass through serde",
-            ))
+        match super::primitive(self) {
+            Some(Primitive::I64(v)) => s.serialize_i64(v),
+            Some(Primitive::U64(v)) => s.serialize_u64(v),
+            Some(Primitive::I128(v)) => s.serialize_i128(v),
+            Some(Primitive::U128(v)) => s.serialize_u128(v),
+            // serde has no primitive below i128::MIN: refuse rather than
+            // lose the sign.
+            None => Err(serde::ser::Error::custom(super::BELOW_I128_MIN)),
         }
     }
 }
