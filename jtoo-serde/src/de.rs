@@ -155,63 +155,33 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// Runs one of `jtoo::parse`'s productions at the current position:
+    /// on success the position moves past what it read.
+    #[inline(always)]
+    fn run<T>(
+        &mut self,
+        production: impl FnOnce(&'de [u8], parse::Syntax) -> parse::PResult<'de, T>,
+    ) -> Result<T> {
+        match production(self.rest(), self.cur.syntax) {
+            Ok((rest, v)) => {
+                self.set_rest(rest);
+                Ok(v)
+            }
+            Err(e) => Err(self.nom_err(e)),
+        }
+    }
+
     #[inline]
     fn parse_string(&mut self) -> Result<Cow<'de, str>> {
-        match parse::string::string_in(self.rest(), self.cur.syntax, self.cur.known) {
-            Ok((rest, s)) => {
-                self.set_rest(rest);
-                Ok(s)
-            }
-            Err(e) => Err(self.nom_err(e)),
-        }
-    }
-
-    #[inline(always)]
-    fn parse_number(&mut self) -> Result<Number> {
-        match parse::number::number(self.rest(), self.cur.syntax) {
-            Ok((rest, n)) => {
-                self.set_rest(rest);
-                Ok(n)
-            }
-            Err(e) => Err(self.nom_err(e)),
-        }
-    }
-
-    fn parse_bytes(&mut self) -> Result<Vec<u8>> {
-        match parse::bytes::byte_string(self.rest(), self.cur.syntax) {
-            Ok((rest, b)) => {
-                self.set_rest(rest);
-                Ok(b)
-            }
-            Err(e) => Err(self.nom_err(e)),
-        }
-    }
-
-    fn parse_datetime(&mut self) -> Result<DateTime> {
-        match parse::temporal::datetime(self.rest(), self.cur.syntax) {
-            Ok((rest, v)) => {
-                self.set_rest(rest);
-                Ok(v)
-            }
-            Err(e) => Err(self.nom_err(e)),
-        }
-    }
-
-    fn parse_timestamp(&mut self) -> Result<Timestamp> {
-        match parse::timestamp::timestamp(self.rest(), self.cur.syntax) {
-            Ok((rest, v)) => {
-                self.set_rest(rest);
-                Ok(v)
-            }
-            Err(e) => Err(self.nom_err(e)),
-        }
+        let known = self.cur.known;
+        self.run(|input, syntax| parse::string::string_in(input, syntax, known))
     }
 
     /// Parses the scalar at the current position; `None` at `[`.
     fn parse_scalar(&mut self) -> Result<Option<Scalar<'de>>> {
         Ok(Some(match self.peek() {
             Some(b'"') => Scalar::Str(self.parse_string()?),
-            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
+            Some(b'-' | b'0'..=b'9') => match self.run(parse::number::number)? {
                 Number::Integer(i) => Scalar::Int(i),
                 Number::Decimal(d) => Scalar::Dec(d),
             },
@@ -223,9 +193,9 @@ impl<'de> Deserializer<'de> {
                 self.cur.pos += 1;
                 Scalar::Bool(false)
             }
-            Some(b'B') => Scalar::Bytes(self.parse_bytes()?),
-            Some(b'D' | b'T') => Scalar::DateTime(self.parse_datetime()?),
-            Some(b'S') => Scalar::Timestamp(self.parse_timestamp()?),
+            Some(b'B') => Scalar::Bytes(self.run(parse::bytes::byte_string)?),
+            Some(b'D' | b'T') => Scalar::DateTime(self.run(parse::temporal::datetime)?),
+            Some(b'S') => Scalar::Timestamp(self.run(parse::timestamp::timestamp)?),
             Some(b'[') => return Ok(None),
             _ => return Err(self.expected_value()),
         }))
@@ -325,7 +295,7 @@ impl<'de> Deserializer<'de> {
         self.skip_ws()?;
         let start = self.cur.pos;
         let r = match self.peek() {
-            Some(b'-' | b'0'..=b'9') => match self.parse_number()? {
+            Some(b'-' | b'0'..=b'9') => match self.run(parse::number::number)? {
                 Number::Integer(i) => visit_integer(i, visitor),
                 Number::Decimal(d) => Err(de::Error::invalid_type(
                     Unexpected::Float(d.to_f64()),
@@ -363,16 +333,16 @@ impl<'de> Deserializer<'de> {
         let start = self.cur.pos;
         let b = self.peek();
         let r = match (marker, b) {
-            (DECIMAL_MARKER, Some(b'-' | b'0'..=b'9')) => match self.parse_number()? {
+            (DECIMAL_MARKER, Some(b'-' | b'0'..=b'9')) => match self.run(parse::number::number)? {
                 Number::Decimal(d) => self.marked_text(start, || d.to_string(), visitor),
                 Number::Integer(i) => visit_integer(i, visitor),
             },
             (DATETIME_MARKER, Some(b'D' | b'T')) => {
-                let dt = self.parse_datetime()?;
+                let dt = self.run(parse::temporal::datetime)?;
                 self.marked_text(start, || dt.to_string(), visitor)
             }
             (TIMESTAMP_MARKER, Some(b'S')) => {
-                let ts = self.parse_timestamp()?;
+                let ts = self.run(parse::timestamp::timestamp)?;
                 self.marked_text(start, || ts.to_string(), visitor)
             }
             _ => Err(self.invalid_type(&visitor)),
@@ -1164,7 +1134,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         let start = self.cur.pos;
         let r = match self.peek() {
             Some(b'B') => {
-                let b = self.parse_bytes()?;
+                let b = self.run(parse::bytes::byte_string)?;
                 visitor.visit_byte_buf(b)
             }
             Some(b'"') => match self.parse_string()? {

@@ -10,6 +10,7 @@ pub mod chrono;
 mod de;
 mod error;
 mod keys;
+mod marked;
 mod scalar;
 mod ser;
 mod value_de;

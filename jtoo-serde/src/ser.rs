@@ -2,7 +2,7 @@
 //! `jtoo::encode` writers, flushing to an `io::Write` every 64 KiB.
 
 use crate::error::{Error, Result};
-use crate::value_ser::{JSON_NUMBER_TOKEN, json_number, parse_marked};
+use crate::value_ser::{JSON_NUMBER_TOKEN, json_number};
 use jtoo::encode::{self, Output};
 use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER, PAIR_MARKER, TIMESTAMP_MARKER};
 use jtoo::{ErrorKind, Options, Value};
@@ -224,21 +224,6 @@ impl<W, O: Output> Serializer<W, O> {
     fn leave(&mut self, levels: usize) {
         self.depth += levels;
     }
-
-    /// Checks a scalar's canonical text (the content of a private newtype)
-    /// and writes it.
-    fn write_marked(&mut self, marker: &'static str, text: &str) -> Result<()> {
-        match parse_marked(marker, text)? {
-            Value::DateTime(dt) => {
-                encode::write_datetime(&mut self.out, &dt);
-                if dt.is_ambiguous_key() {
-                    self.ambiguous_end = self.abs();
-                }
-            }
-            v => encode::write_value(&mut self.out, &v).map_err(Error::from_jtoo)?,
-        }
-        Ok(())
-    }
 }
 
 /// A compound being written: a list of items or of pairs.
@@ -322,6 +307,18 @@ impl<'a, W: io::Write, O: Output> Compound<'a, W, O> {
     }
 }
 
+/// `serialize_*` methods that hand their (widened) primitive to one
+/// `jtoo::encode` writer.
+macro_rules! serialize_with_writer {
+    ($($method:ident($t:ty) => $writer:ident),* $(,)?) => {$(
+        #[inline]
+        fn $method(self, v: $t) -> Result<()> {
+            encode::$writer(&mut self.out, v.into());
+            Ok(())
+        }
+    )*};
+}
+
 impl<'a, W: io::Write, O: Output> ser::Serializer for &'a mut Serializer<W, O> {
     type Ok = ();
     type Error = Error;
@@ -333,58 +330,20 @@ impl<'a, W: io::Write, O: Output> ser::Serializer for &'a mut Serializer<W, O> {
     type SerializeStruct = Compound<'a, W, O>;
     type SerializeStructVariant = Compound<'a, W, O>;
 
-    #[inline]
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        encode::write_bool(&mut self.out, v);
-        Ok(())
-    }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        encode::write_i64(&mut self.out, v.into());
-        Ok(())
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        encode::write_i64(&mut self.out, v.into());
-        Ok(())
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        encode::write_i64(&mut self.out, v.into());
-        Ok(())
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        encode::write_i64(&mut self.out, v);
-        Ok(())
-    }
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        encode::write_i128(&mut self.out, v);
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        encode::write_u64(&mut self.out, v.into());
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        encode::write_u64(&mut self.out, v.into());
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        encode::write_u64(&mut self.out, v.into());
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        encode::write_u64(&mut self.out, v);
-        Ok(())
-    }
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        encode::write_u128(&mut self.out, v);
-        Ok(())
+    // Scalars written by one `jtoo::encode` writer each (the narrower
+    // integers widened first).
+    serialize_with_writer! {
+        serialize_bool(bool) => write_bool,
+        serialize_i8(i8) => write_i64,
+        serialize_i16(i16) => write_i64,
+        serialize_i32(i32) => write_i64,
+        serialize_i64(i64) => write_i64,
+        serialize_i128(i128) => write_i128,
+        serialize_u8(u8) => write_u64,
+        serialize_u16(u16) => write_u64,
+        serialize_u32(u32) => write_u64,
+        serialize_u64(u64) => write_u64,
+        serialize_u128(u128) => write_u128,
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
@@ -444,11 +403,10 @@ impl<'a, W: io::Write, O: Output> ser::Serializer for &'a mut Serializer<W, O> {
     ) -> Result<()> {
         match name {
             DECIMAL_MARKER | DATETIME_MARKER | TIMESTAMP_MARKER => {
-                let text = match crate::value_ser::to_value(v)? {
-                    Value::String(t) => t,
-                    _ => return Err(Error::message("expected the text of a marked value")),
-                };
-                self.write_marked(name, &text)
+                if crate::marked::write(&mut self.out, name, v)? {
+                    self.ambiguous_end = self.abs();
+                }
+                Ok(())
             }
             PAIR_MARKER => {
                 if self.elem_start != self.abs() {

@@ -84,6 +84,15 @@ fn tagged(variant: &'static str, v: Value) -> Node {
     list(vec![Item::Pair(Pair::with_str_key(variant, v))])
 }
 
+/// `serialize_*` methods whose primitive converts into a [`Value`].
+macro_rules! serialize_into_value {
+    ($($method:ident($t:ty)),* $(,)?) => {$(
+        fn $method(self, v: $t) -> Result<Node> {
+            Ok(Node::Value(v.into()))
+        }
+    )*};
+}
+
 impl ser::Serializer for ValueSerializer {
     type Ok = Node;
     type Error = Error;
@@ -95,38 +104,12 @@ impl ser::Serializer for ValueSerializer {
     type SerializeStruct = MapBuilder;
     type SerializeStructVariant = MapBuilder;
 
-    fn serialize_bool(self, v: bool) -> Result<Node> {
-        Ok(Node::Value(Value::Bool(v)))
-    }
-    fn serialize_i8(self, v: i8) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_i16(self, v: i16) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_i32(self, v: i32) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_i64(self, v: i64) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_i128(self, v: i128) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_u8(self, v: u8) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_u16(self, v: u16) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_u32(self, v: u32) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_u64(self, v: u64) -> Result<Node> {
-        Ok(Node::Value(v.into()))
-    }
-    fn serialize_u128(self, v: u128) -> Result<Node> {
-        Ok(Node::Value(v.into()))
+    // Primitives that convert into a value (`From` in jtoo).
+    serialize_into_value! {
+        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
+        serialize_i64(i64), serialize_i128(i128), serialize_u8(u8), serialize_u16(u16),
+        serialize_u32(u32), serialize_u64(u64), serialize_u128(u128), serialize_str(&str),
+        serialize_bytes(&[u8]),
     }
     fn serialize_f32(self, v: f32) -> Result<Node> {
         Decimal::from_f32(v)
@@ -140,12 +123,6 @@ impl ser::Serializer for ValueSerializer {
     }
     fn serialize_char(self, v: char) -> Result<Node> {
         Ok(Node::Value(Value::String(v.to_string())))
-    }
-    fn serialize_str(self, v: &str) -> Result<Node> {
-        Ok(Node::Value(Value::String(v.to_owned())))
-    }
-    fn serialize_bytes(self, v: &[u8]) -> Result<Node> {
-        Ok(Node::Value(Value::Bytes(v.to_vec())))
     }
     fn serialize_none(self) -> Result<Node> {
         Ok(Node::Absent)

@@ -433,6 +433,11 @@ fn jtoo_types_keep_their_form() {
     #[serde(rename = "$__jtoo_private_Decimal")]
     struct Forged(&'static str);
     assert!(jtoo_serde::to_string(&Forged("1,2")).is_err());
+    // The marked text is written as it arrives, so it must be the one
+    // canonical spelling of a decimal: not another spelling, not an integer.
+    assert_eq!(jtoo_serde::to_string(&Forged("1.5")).unwrap(), "1.5");
+    assert!(jtoo_serde::to_string(&Forged("1.50")).is_err());
+    assert!(jtoo_serde::to_string(&Forged("1_000")).is_err());
 }
 
 #[test]
