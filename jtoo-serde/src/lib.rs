@@ -5,6 +5,17 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+/// `deserialize_*` methods that only hand their visitor to one method of
+/// the deserializer (serde_json's `deserialize_number!` in spirit).
+macro_rules! forward_deserialize {
+    ($target:ident: $($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.$target(visitor)
+        }
+    )*};
+}
+
 #[cfg(feature = "chrono")]
 pub mod chrono;
 mod de;

@@ -508,50 +508,33 @@ impl<'a, W: io::Write, O: Output> ser::Serializer for &'a mut Serializer<W, O> {
     }
 }
 
-impl<W: io::Write, O: Output> ser::SerializeSeq for Compound<'_, W, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.element(v)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
+/// The compounds whose parts are all list items (sequences, tuples) or
+/// all pairs with a field-name key (structs): one `impl` each, the same
+/// two method bodies.
+macro_rules! compound {
+    ($($trait:ident { $method:ident(&mut self, $($arg:ident: $t:ty),*) => $part:ident })*) => {$(
+        impl<W: io::Write, O: Output> ser::$trait for Compound<'_, W, O> {
+            type Ok = ();
+            type Error = Error;
+            #[inline]
+            fn $method<T: Serialize + ?Sized>(&mut self, $($arg: $t),*) -> Result<()> {
+                self.$part($($arg),*)
+            }
+            #[inline]
+            fn end(self) -> Result<()> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl<W: io::Write, O: Output> ser::SerializeTuple for Compound<'_, W, O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.element(v)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<W: io::Write, O: Output> ser::SerializeTupleStruct for Compound<'_, W, O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.element(v)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<W: io::Write, O: Output> ser::SerializeTupleVariant for Compound<'_, W, O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.element(v)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
+compound! {
+    SerializeSeq { serialize_element(&mut self, v: &T) => element }
+    SerializeTuple { serialize_element(&mut self, v: &T) => element }
+    SerializeTupleStruct { serialize_field(&mut self, v: &T) => element }
+    SerializeTupleVariant { serialize_field(&mut self, v: &T) => element }
+    SerializeStruct { serialize_field(&mut self, key: &'static str, v: &T) => field }
+    SerializeStructVariant { serialize_field(&mut self, key: &'static str, v: &T) => field }
 }
 
 impl<W: io::Write, O: Output> ser::SerializeMap for Compound<'_, W, O> {
@@ -574,30 +557,6 @@ impl<W: io::Write, O: Output> ser::SerializeMap for Compound<'_, W, O> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
         let mark = self.mark;
         self.value_part(v, mark)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<W: io::Write, O: Output> ser::SerializeStruct for Compound<'_, W, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.field(key, v)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<W: io::Write, O: Output> ser::SerializeStructVariant for Compound<'_, W, O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.field(key, v)
     }
     fn end(self) -> Result<()> {
         self.finish()

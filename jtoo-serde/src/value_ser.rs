@@ -266,48 +266,27 @@ impl SeqBuilder {
     }
 }
 
-impl ser::SerializeSeq for SeqBuilder {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node> {
-        Ok(self.finish())
-    }
+/// The sequence-like compounds: one `impl` each, the same two bodies.
+macro_rules! seq_builder {
+    ($($trait:ident::$method:ident)*) => {$(
+        impl ser::$trait for SeqBuilder {
+            type Ok = Node;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+                self.push(v)
+            }
+            fn end(self) -> Result<Node> {
+                Ok(self.finish())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for SeqBuilder {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqBuilder {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node> {
-        Ok(self.finish())
-    }
-}
-
-impl ser::SerializeTupleVariant for SeqBuilder {
-    type Ok = Node;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node> {
-        Ok(self.finish())
-    }
+seq_builder! {
+    SerializeSeq::serialize_element
+    SerializeTuple::serialize_element
+    SerializeTupleStruct::serialize_field
+    SerializeTupleVariant::serialize_field
 }
 
 /// Builds a list of pairs.
@@ -384,8 +363,7 @@ impl ser::SerializeStructVariant for MapBuilder {
     type Ok = Node;
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        let v = v.serialize(ValueSerializer)?;
-        self.entry(Value::String(key.to_owned()), v)
+        ser::SerializeStruct::serialize_field(self, key, v)
     }
     fn end(self) -> Result<Node> {
         self.finish()
