@@ -880,7 +880,20 @@ mod server {
         if received.is_empty() {
             return;
         }
-        if received == UNSUPPORTED_PROTOCOL_REPLY {
+        let mut greeting_codec = FrameCodec::builder()
+            .max_frame_len(jtoo_frame::GREETING_MAX_LEN)
+            .new_codec();
+        let mut buf = BytesMut::from(sent);
+        let greeting = match greeting_codec.decode(&mut buf) {
+            Ok(Some(f)) => Greeting::from_frame(&f).ok(),
+            _ => None,
+        };
+        let accepted = greeting.as_ref().is_some_and(|g| g.protocol() == "echo/1");
+        // The 505 reply, unless the greeting was accepted: then the same
+        // bytes are the echo of a client frame that happens to be them
+        // (found by this target: an echo server cannot tell them apart,
+        // and neither can its client).
+        if received == UNSUPPORTED_PROTOCOL_REPLY && !accepted {
             assert!(outcome.is_none(), "505 after an accepted greeting");
             return;
         }
@@ -888,15 +901,10 @@ mod server {
         let echoed = echoed.expect("the server writes a valid frame stream");
         // The frames the client sent after its greeting, up to the first
         // error (which ends the connection).
-        let mut greeting_codec = FrameCodec::builder()
-            .max_frame_len(jtoo_frame::GREETING_MAX_LEN)
-            .new_codec();
-        let mut buf = BytesMut::from(sent);
-        let greeting = match greeting_codec.decode(&mut buf) {
-            Ok(Some(f)) => Greeting::from_frame(&f).expect("echo means an accepted greeting"),
-            other => panic!("echoed frames without a greeting frame: {other:?}"),
-        };
-        assert_eq!(greeting.protocol(), "echo/1");
+        assert!(
+            accepted,
+            "echoed frames without an accepted greeting: {greeting:?}"
+        );
         let mut codec = FrameCodec::builder();
         if small {
             codec
