@@ -13,7 +13,7 @@ Run from the repository root:
     python3 jtoo/src/float/gen/pow10_126.py --check  # exit 1 if it differs
 """
 
-import sys
+from table import write_or_check
 
 K_MIN, K_MAX = -324, 292
 PATH = "jtoo/src/float/pow10_126.rs"
@@ -67,14 +67,7 @@ def text():
 
 
 def main():
-    want = text()
-    if "--check" in sys.argv[1:]:
-        with open(PATH) as f:
-            if f.read() != want:
-                sys.exit(f"{PATH} is not what {sys.argv[0]} writes: run it")
-        return
-    with open(PATH, "w") as f:
-        f.write(want)
+    write_or_check(PATH, text())
 
 
 if __name__ == "__main__":

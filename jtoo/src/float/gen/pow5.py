@@ -10,7 +10,7 @@ Run from the repository root:
     python3 jtoo/src/float/gen/pow5.py --check  # exit 1 if it differs
 """
 
-import sys
+from table import write_or_check
 
 SMALLEST, LARGEST = -342, 308
 PATH = "jtoo/src/float/pow5.rs"
@@ -60,14 +60,7 @@ def text():
 
 
 def main():
-    want = text()
-    if "--check" in sys.argv[1:]:
-        with open(PATH) as f:
-            if f.read() != want:
-                sys.exit(f"{PATH} is not what {sys.argv[0]} writes: run it")
-        return
-    with open(PATH, "w") as f:
-        f.write(want)
+    write_or_check(PATH, text())
 
 
 if __name__ == "__main__":
