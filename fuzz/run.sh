@@ -10,7 +10,7 @@
 #   RUNS=10000000 fuzz/run.sh 3600          # the long run (FUZZING.md)
 #
 # Each target's result is appended to fuzz/scratch/record.tsv: date, commit,
-# target, executions, executions per second, peak RSS (MB), findings.
+# target, executions, executions per second, peak RSS (MB), new findings.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs="${1:?usage: fuzz/run.sh SECONDS [TARGET...]}"
@@ -35,28 +35,35 @@ options() {
   esac
 }
 
+# Crash, OOM and timeout inputs kept for a target (this run's are the new ones).
+findings() {
+  local n=0 kind
+  for kind in crash oom timeout; do
+    if compgen -G "artifacts/$1/$kind-*" >/dev/null; then
+      n=$((n + $(compgen -G "artifacts/$1/$kind-*" | wc -l)))
+    fi
+  done
+  echo "$n"
+}
+
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p scratch
 status=0
 for t in "${targets[@]}"; do
   mkdir -p "scratch/$t"
+  before=$(findings "$t")
   echo "== $t (${secs}s${RUNS:+, at most $RUNS runs})"
   # shellcheck disable=SC2046
   cargo fuzz run -s none "$t" "scratch/$t" "corpus/$t" -- \
       -max_total_time="$secs" ${RUNS:+-runs="$RUNS"} $(options "$t") -print_final_stats=1 \
       >"scratch/$t.log" 2>&1 || true
   grep -E "^(==[0-9]+== ERROR|SUMMARY|Done )|stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)" "scratch/$t.log" || true
-  findings=0
-  for kind in crash oom timeout; do
-    if compgen -G "artifacts/$t/$kind-*" >/dev/null; then
-      findings=$((findings + $(compgen -G "artifacts/$t/$kind-*" | wc -l)))
-    fi
-  done
+  found=$(($(findings "$t") - before))
   final_stat() { sed -n "s/^stat::$1: *//p" "scratch/$t.log" | tail -1; }
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$t" \
     "$(final_stat number_of_executed_units)" "$(final_stat average_exec_per_sec)" "$(final_stat peak_rss_mb)" \
-    "$findings" | tee -a scratch/record.tsv
-  if [ "$findings" -gt 0 ]; then
+    "$found" | tee -a scratch/record.tsv
+  if [ "$found" -gt 0 ]; then
     echo "!! $t: findings in fuzz/artifacts/$t/"
     status=1
   fi
