@@ -23,7 +23,7 @@
 //! | any other `null` | an error (see [`NullPolicy`]) |
 //!
 //! `-0` and `-0.0` become `0` and `0.0` (JTOO has no negative zero). A number
-//! whose value is outside [`Decimal`]'s range (more than 39 significant
+//! whose value is outside [`Decimal`](crate::Decimal)'s range (more than 39 significant
 //! digits, an exponent beyond ±65 535) is an error, found without
 //! allocating in proportion to its exponent (`1e999999999` fails at once).
 //!
@@ -208,7 +208,7 @@ fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value
 ///
 /// # Errors
 /// [`ErrorKind::NumberOutOfRange`] for an integer beyond 128 bits or a
-/// decimal beyond [`Decimal`]'s range.
+/// decimal beyond [`Decimal`](crate::Decimal)'s range.
 ///
 /// ```
 /// use serde_json::Number;

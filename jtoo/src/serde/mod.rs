@@ -28,6 +28,13 @@
 //! presents a later plain item as an entry with the key
 //! `"$__jtoo_private_Item"`. These names are reserved: a record whose only key
 //! is one of them reads back as the value it stands for.
+//!
+//! [`DateTime`]: crate::DateTime
+//! [`Date`]: crate::Date
+//! [`Time`]: crate::Time
+//! [`Timestamp`]: crate::Timestamp
+//! [`Offset`]: crate::Offset
+//! [`Value`]: crate::Value
 
 mod de;
 mod markers;
