@@ -2,25 +2,11 @@
 //! stderr and exit codes.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-/// Starts jtoo with `args` and all three streams piped.
-fn spawn(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_jtoo"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn jtoo")
-}
+mod common;
 
-fn jtoo(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = spawn(args);
-    // A command may exit before reading its input (a usage error).
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
+use common::{jtoo, spawn};
 
 /// Runs jtoo with `args` followed by the paths of `files`.
 fn jtoo_on_files(args: &[&str], files: &[&std::path::Path]) -> Output {
