@@ -2,13 +2,13 @@
 //! `DateTime` and `Timestamp` serialize as a private newtype around their
 //! canonical text, which is their JTOO token. [`write`] takes that text
 //! straight from the `str` it arrives as, checks it is one strict token of
-//! its kind (a hand-written `Serialize` could send anything under the
+//! its kind (the one reading of marked text, [`parse_marked`]) (a hand-written `Serialize` could send anything under the
 //! private name) and appends it unchanged: no `Value`, no second rendering.
 
 use crate::error::{Error, Result};
+use crate::value_ser::parse_marked;
+use jtoo::Value;
 use jtoo::encode::Output;
-use jtoo::parse::{self, Number, Syntax};
-use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER};
 use serde::ser::{self, Impossible, Serialize};
 
 /// Appends the canonical text `v` serializes as (the content of the private
@@ -22,29 +22,13 @@ pub(crate) fn write<T: Serialize + ?Sized, O: Output>(
     v.serialize(Text { out, marker })
 }
 
-/// Checks `text` is exactly one strict token of `marker`'s kind; `true` for
-/// an ambiguous-key date/time.
+/// Checks `text` is exactly one strict token of `marker`'s kind (strict
+/// text has one spelling, so it is the canonical one); `true` for an
+/// ambiguous-key date/time.
 fn check(marker: &'static str, text: &str) -> Result<bool> {
-    let input = text.as_bytes();
-    let whole = |rest: &[u8]| rest.is_empty();
-    let ok = match marker {
-        DECIMAL_MARKER => match parse::number::number(input, Syntax::Strict) {
-            Ok((rest, Number::Decimal(_))) => whole(rest).then_some(false),
-            _ => None,
-        },
-        DATETIME_MARKER => match parse::temporal::datetime(input, Syntax::Strict) {
-            Ok((rest, dt)) => whole(rest).then(|| dt.is_ambiguous_key()),
-            _ => None,
-        },
-        _ => match parse::timestamp::timestamp(input, Syntax::Strict) {
-            Ok((rest, _)) => whole(rest).then_some(false),
-            _ => None,
-        },
-    };
-    ok.ok_or_else(|| {
-        Error::message(format_args!(
-            "invalid {marker} text {text:?}: not the canonical JTOO text of its kind"
-        ))
+    Ok(match parse_marked(marker, text)? {
+        Value::DateTime(dt) => dt.is_ambiguous_key(),
+        _ => false,
     })
 }
 

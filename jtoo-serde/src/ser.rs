@@ -2,9 +2,11 @@
 //! `jtoo::encode` writers, flushing to an `io::Write` every 64 KiB.
 
 use crate::error::{Error, Result};
-use crate::value_ser::{JSON_NUMBER_TOKEN, json_number};
+use crate::value_ser::json_number;
 use jtoo::encode::{self, Output};
-use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER, PAIR_MARKER, TIMESTAMP_MARKER};
+use jtoo::serde::{
+    DATETIME_MARKER, DECIMAL_MARKER, JSON_NUMBER_TOKEN, PAIR_MARKER, TIMESTAMP_MARKER,
+};
 use jtoo::{ErrorKind, Options, Value};
 use serde::ser::{self, Serialize};
 use std::io;

@@ -2,14 +2,11 @@
 
 use crate::error::{Error, Result};
 use jtoo::serde::{
-    DATETIME_MARKER, DECIMAL_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, decimal_from_json_number,
-    integer_from_json_number,
+    DATETIME_MARKER, DECIMAL_MARKER, JSON_NUMBER_TOKEN, PAIR_MARKER, TIMESTAMP_MARKER,
+    value_from_json_number,
 };
 use jtoo::{Decimal, Item, Pair, Value};
 use serde::ser::{self, Serialize};
-
-/// The JSON number token of `serde_json`'s `arbitrary_precision` feature.
-pub(crate) const JSON_NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// What serializing one Rust value gives.
 pub(crate) enum Node {
@@ -61,12 +58,8 @@ pub(crate) fn parse_marked(marker: &str, text: &str) -> Result<Value> {
 
 /// A `serde_json` arbitrary-precision number's text as an integer or decimal.
 pub(crate) fn json_number(text: &str) -> Result<Value> {
-    let v = if text.contains(['.', 'e', 'E']) {
-        decimal_from_json_number(text).map(Value::Decimal)
-    } else {
-        integer_from_json_number(text).map(Value::Integer)
-    };
-    v.ok_or_else(|| Error::message(format_args!("number `{text}` is out of range for JTOO")))
+    value_from_json_number(text)
+        .ok_or_else(|| Error::message(format_args!("number `{text}` is out of range for JTOO")))
 }
 
 fn string_of(node: Node) -> Result<String> {

@@ -4,7 +4,7 @@ use super::markers::{
     DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
 };
 use super::markers::{Kind, MarkedScalar, deserialize_marked, parse_marked};
-use super::{decimal_from_json_number, integer_from_json_number};
+use super::{JSON_NUMBER_TOKEN, value_from_json_number};
 use crate::types::{Date, DateTime, Decimal, Integer, Offset, Time, Timestamp};
 use crate::value::{Item, Pair, Value};
 use serde::Deserialize;
@@ -181,14 +181,9 @@ impl<'de> Visitor<'de> for ValueVisitor {
                     DECIMAL_MARKER => Some(Kind::Decimal),
                     DATETIME_MARKER => Some(Kind::DateTime),
                     TIMESTAMP_MARKER => Some(Kind::Timestamp),
-                    "$serde_json::private::Number" => {
+                    JSON_NUMBER_TOKEN => {
                         let text: String = map.next_value()?;
-                        let v = if text.contains(['.', 'e', 'E']) {
-                            decimal_from_json_number(&text).map(Value::Decimal)
-                        } else {
-                            integer_from_json_number(&text).map(Value::Integer)
-                        };
-                        return v
+                        return value_from_json_number(&text)
                             .map(Item::Value)
                             .ok_or_else(|| de::Error::custom("number out of range for JTOO"));
                     }

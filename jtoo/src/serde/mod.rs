@@ -57,6 +57,19 @@ pub fn decimal_from_json_number(s: &str) -> Option<Decimal> {
     }
 }
 
+/// The map key (and struct name) under which serde_json's
+/// `arbitrary_precision` feature carries a number's text.
+#[doc(hidden)]
+pub const JSON_NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// A JSON number's text as the JTOO value it is: an [`Integer`] without
+/// fraction or exponent, a [`Decimal`] otherwise (`serde_json`'s
+/// `arbitrary_precision` numbers travel as such text).
+#[doc(hidden)]
+pub fn value_from_json_number(text: &str) -> Option<crate::Value> {
+    crate::json_number::read_whole(text).map(crate::Value::from)
+}
+
 /// A JSON integer's text (`-12`) as an [`Integer`].
 #[doc(hidden)]
 pub fn integer_from_json_number(text: &str) -> Option<Integer> {
