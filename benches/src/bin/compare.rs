@@ -1,7 +1,8 @@
 //! Side-by-side comparison of JTOO with the fastest peers, in one process
 //! and one build: prints a table of time ratios (JTOO time ÷ peer time for
 //! the same logical content; lower is better), each with its goal, writes it
-//! to `BENCHMARKS.md`, and ends with `goals met: K of N`.
+//! to `BENCHMARKS.md` (keeping the hand-written sections after its report),
+//! and ends with `goals met: K of N`.
 //!
 //! ```text
 //! cargo run --release -p benches --bin compare              # full run (a few minutes)
@@ -17,6 +18,11 @@ use benches::{
     encode_frames, encode_length_delimited, frame_codec, frames_of, length_delimited, typed_from,
 };
 use bytes::{Bytes, BytesMut};
+
+/// Where this binary's report ends in `BENCHMARKS.md`: everything from this
+/// line on is written by hand, and a new report keeps it.
+const HAND_WRITTEN: &str =
+    "<!-- Written by hand from here on: `compare` rewrites only what is above. -->";
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -234,7 +240,12 @@ fn main() -> Result<(), BoxError> {
     print!("{report}");
     if write {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
-        std::fs::write(&path, &report)?;
+        // The hand-written sections after the report stay as they are.
+        let kept = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|old| old.find(HAND_WRITTEN).map(|at| old[at..].to_owned()))
+            .unwrap_or_else(|| format!("{HAND_WRITTEN}\n"));
+        std::fs::write(&path, format!("{report}\n{kept}"))?;
         eprintln!("wrote {}", path.display());
     }
     Ok(())
