@@ -119,7 +119,7 @@ fn timestamp() -> impl Strategy<Value = Value> {
 
 fn scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
-        string().prop_map(Value::String),
+        string().prop_map(Value::from),
         prop::collection::vec(any::<u8>(), 0..10).prop_map(Value::Bytes),
         any::<bool>().prop_map(Value::Bool),
         integer(),
@@ -132,7 +132,7 @@ fn scalar() -> impl Strategy<Value = Value> {
 fn value() -> impl Strategy<Value = Value> {
     scalar().prop_recursive(5, 96, 10, |inner| {
         let key = prop_oneof![
-            3 => string().prop_map(Value::String),
+            3 => string().prop_map(Value::from),
             1 => integer(),
             1 => inner.clone(),
         ];

@@ -152,7 +152,7 @@ impl Packet {
     pub fn to_value(&self) -> Value {
         let mut items = Vec::with_capacity(8);
         let mut push = |k: &str, v: Value| items.push(Item::Pair(Pair::with_str_key(k, v)));
-        let s = |s: &String| Value::String(s.clone());
+        let s = |s: &String| Value::String(s.into());
         if let Some(v) = &self.command {
             push("command", s(v));
         }
@@ -212,13 +212,13 @@ impl Packet {
             };
             if let Some(slot) = seen.get_mut(index) {
                 if *slot {
-                    return Err(JteError::DuplicateKey(key));
+                    return Err(JteError::DuplicateKey(key.into_string()));
                 }
                 *slot = true;
             }
             let field = FIELDS.get(index).copied().unwrap_or("?");
             let string = |v: Value| match v {
-                Value::String(s) => Ok(s),
+                Value::String(s) => Ok(s.into_string()),
                 _ => Err(JteError::InvalidField {
                     field,
                     expected: "a string",

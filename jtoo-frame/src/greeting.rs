@@ -97,7 +97,7 @@ impl Greeting {
         let mut pairs = Vec::with_capacity(self.fields.len() + 1);
         pairs.push(Item::Pair(Pair::with_str_key(
             "protocol",
-            Value::String(self.protocol.clone()),
+            Value::String(self.protocol.as_str().into()),
         )));
         for (k, v) in &self.fields {
             pairs.push(Item::Pair(Pair::with_str_key(k.as_str(), v.clone())));
@@ -139,15 +139,15 @@ impl Greeting {
                 return Err(GreetingError::NonStringKey);
             };
             if !seen.insert(key.as_str()) {
-                return Err(GreetingError::DuplicateKey(key.clone()));
+                return Err(GreetingError::DuplicateKey(key.to_string()));
             }
             if key == "protocol" {
                 match pair.value() {
-                    Value::String(p) => protocol = Some(p.clone()),
+                    Value::String(p) => protocol = Some(p.to_string()),
                     _ => return Err(GreetingError::ProtocolNotString),
                 }
             } else {
-                fields.push((key.clone(), pair.value().clone()));
+                fields.push((key.to_string(), pair.value().clone()));
             }
         }
         let protocol = protocol.ok_or(GreetingError::MissingProtocol)?;

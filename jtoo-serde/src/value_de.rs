@@ -98,7 +98,8 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
-            Value::String(s) => visitor.visit_string(s),
+            Value::String(s) if s.is_inline() => visitor.visit_str(&s),
+            Value::String(s) => visitor.visit_string(s.into_string()),
             Value::Bytes(b) => visitor.visit_byte_buf(b),
             Value::Bool(b) => visitor.visit_bool(b),
             Value::Integer(i) => visit_integer(i, visitor),
@@ -183,7 +184,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.value {
             Value::Bytes(b) => visitor.visit_byte_buf(b),
-            Value::String(s) => visitor.visit_byte_buf(s.into_bytes()),
+            Value::String(s) => visitor.visit_byte_buf(s.into_string().into_bytes()),
             v => ValueDeserializer {
                 value: v,
                 exact: self.exact,
@@ -410,7 +411,7 @@ impl ItemsMap {
 #[cold]
 fn segment_of(key: Option<&Value>) -> Segment {
     match key {
-        Some(Value::String(s)) => Segment::Key(s.clone()),
+        Some(Value::String(s)) => Segment::Key(s.to_string()),
         Some(v) => Segment::OtherKey(v.to_string()),
         None => Segment::Key(ITEM_MARKER.to_owned()),
     }

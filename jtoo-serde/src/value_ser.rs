@@ -64,7 +64,7 @@ pub(crate) fn json_number(text: &str) -> Result<Value> {
 
 fn string_of(node: Node) -> Result<String> {
     match node {
-        Node::Value(Value::String(s)) => Ok(s),
+        Node::Value(Value::String(s)) => Ok(s.into_string()),
         _ => Err(Error::message("expected the text of a marked value")),
     }
 }
@@ -115,7 +115,7 @@ impl ser::Serializer for ValueSerializer {
             .map_err(Error::from_jtoo)
     }
     fn serialize_char(self, v: char) -> Result<Node> {
-        Ok(Node::Value(Value::String(v.to_string())))
+        Ok(Node::Value(Value::String(v.into())))
     }
     fn serialize_none(self) -> Result<Node> {
         Ok(Node::Absent)
@@ -135,7 +135,7 @@ impl ser::Serializer for ValueSerializer {
         _index: u32,
         variant: &'static str,
     ) -> Result<Node> {
-        Ok(Node::Value(Value::String(variant.to_owned())))
+        Ok(Node::Value(Value::String(variant.into())))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -345,7 +345,7 @@ impl ser::SerializeStruct for MapBuilder {
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
         let v = v.serialize(ValueSerializer)?;
-        self.entry(Value::String(key.to_owned()), v)
+        self.entry(Value::String(key.into()), v)
     }
     fn end(self) -> Result<Node> {
         self.finish()

@@ -200,7 +200,7 @@ fn value(u: &mut Unstructured<'_>, depth: usize) -> ArbResult<Value> {
     // Lists are chosen less often the deeper we are, and never past the limit.
     let kinds = if depth >= MAX_DEPTH { 7 } else { 8 };
     Ok(match u8::arbitrary(u)? % kinds {
-        0 => Value::String(String::arbitrary(u)?),
+        0 => Value::String(String::arbitrary(u)?.into()),
         1 => Value::Bytes(Vec::<u8>::arbitrary(u)?),
         2 => Value::Bool(bool::arbitrary(u)?),
         3 => Value::Integer(Integer::arbitrary(u)?),
@@ -230,7 +230,7 @@ fn item(u: &mut Unstructured<'_>, depth: usize) -> ArbResult<Item> {
 fn pair(u: &mut Unstructured<'_>, depth: usize) -> ArbResult<Pair> {
     // Most keys are strings, as in practice; any value may be one.
     let mut key = if u8::arbitrary(u)? < 160 {
-        Value::String(String::arbitrary(u)?)
+        Value::String(String::arbitrary(u)?.into())
     } else {
         value(u, depth)?
     };

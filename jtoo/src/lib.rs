@@ -35,7 +35,7 @@ pub use types::{
     Date, DateTime, Decimal, Integer, Offset, OffsetSign, Time, TimePrecision, Timestamp,
     TimestampPrecision,
 };
-pub use value::{Item, List, Pair, Value};
+pub use value::{Item, List, Pair, Str, Value};
 
 #[doc(hidden)]
 pub use macros::__private;

@@ -62,7 +62,7 @@ impl<'a> Folder<'a> for ToTagged {
     type Item = Json;
     fn leaf(&mut self, v: &'a Value) -> Json {
         match v {
-            Value::String(s) => scalar("string", s.clone()),
+            Value::String(s) => scalar("string", s.to_string()),
             Value::Bytes(b) => scalar("bytes", hex(b)),
             Value::Bool(b) => scalar("bool", if *b { "true" } else { "false" }.to_string()),
             Value::Integer(i) => scalar("integer", i.to_plain_string()),
@@ -216,7 +216,7 @@ fn kind_of(j: &Json) -> &'static str {
 
 fn scalar_from(ty: &str, text: &str) -> Result<Value, String> {
     match ty {
-        "string" => Ok(Value::String(text.to_string())),
+        "string" => Ok(Value::String(text.into())),
         "bytes" => unhex(text).map(Value::Bytes),
         "bool" => match text {
             "true" => Ok(Value::Bool(true)),

@@ -547,7 +547,7 @@ fn arb_timestamp() -> impl Strategy<Value = Value> {
 
 fn arb_scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
-        any::<String>().prop_map(Value::String),
+        any::<String>().prop_map(Value::from),
         prop::collection::vec(any::<u8>(), 0..8).prop_map(Value::Bytes),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),

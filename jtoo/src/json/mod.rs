@@ -173,7 +173,7 @@ fn convert(json: &Json, options: &FromJsonOptions, depth: usize) -> Result<Value
         Json::Null => return Err(null_error()),
         Json::Bool(b) => Value::Bool(*b),
         Json::Number(n) => number_from_json(n)?,
-        Json::String(s) => Value::String(s.clone()),
+        Json::String(s) => Value::String(s.as_str().into()),
         Json::Array(items) => {
             let depth = depth
                 .checked_sub(1)
@@ -291,7 +291,7 @@ impl<'a> Folder<'a> for ToJson {
     type Item = (Option<String>, Json);
     fn leaf(&mut self, v: &'a Value) -> Json {
         match v {
-            Value::String(s) => Json::String(s.clone()),
+            Value::String(s) => Json::String(s.to_string()),
             Value::Bytes(b) => Json::String(hex(b)),
             Value::Bool(b) => Json::Bool(*b),
             Value::Integer(i) => number_or_string(i.to_plain_string()),
@@ -333,7 +333,7 @@ impl<'a> Folder<'a> for ToJson {
 /// canonical JTOO text.
 fn key_text(key: &Value) -> String {
     match key {
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         other => other.to_string(),
     }
 }

@@ -55,7 +55,7 @@ impl<'a> Reader<'a> {
             None => Err(self.err(ErrorKind::UnexpectedEnd)),
             Some(b'{') => self.object(depth).map(Read::Value),
             Some(b'[') => self.array(depth).map(Read::Value),
-            Some(b'"') => self.string().map(|s| Read::Value(Value::String(s))),
+            Some(b'"') => self.string().map(|s| Read::Value(Value::String(s.into()))),
             Some(b't') => self
                 .expect_literal(b"true")
                 .map(|()| Read::Value(Value::Bool(true))),

@@ -70,7 +70,7 @@ fn scalar_inline<'a>(input: &'a [u8], syntax: Syntax, known: Known<'a>) -> PResu
     match input.first() {
         Some(b'"') => {
             let (rest, s) = super::string::string_in(input, syntax, known)?;
-            Ok((rest, Value::String(s.into_owned())))
+            Ok((rest, Value::String(s.into())))
         }
         Some(b'-' | b'0'..=b'9') => {
             let (rest, n) = super::number::number(input, syntax)?;

@@ -140,10 +140,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
             .map_err(|e| E::custom(e.message()))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Item, E> {
-        Ok(Item::Value(Value::String(v.to_owned())))
+        Ok(Item::Value(Value::String(v.into())))
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<Item, E> {
-        Ok(Item::Value(Value::String(v)))
+        Ok(Item::Value(Value::String(v.into())))
     }
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Item, E> {
         Ok(Item::Value(Value::Bytes(v.to_vec())))

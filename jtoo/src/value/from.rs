@@ -1,18 +1,18 @@
 //! Conversions into `Value`.
 
-use super::{Item, Pair, Value};
+use super::{Item, Pair, Str, Value};
 use crate::error::Error;
 use crate::types::{Date, DateTime, Decimal, Integer, Time, Timestamp};
 
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::String(s.to_owned())
+        Value::String(Str::from(s))
     }
 }
 
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        Value::String(s)
+        Value::String(Str::from(s))
     }
 }
 
@@ -128,7 +128,7 @@ impl FromIterator<Item> for Value {
     }
 }
 
-impl<K: Into<String>> FromIterator<(K, Value)> for Value {
+impl<K: Into<Str>> FromIterator<(K, Value)> for Value {
     /// A list of pairs with string keys (a record), in order.
     ///
     /// ```

@@ -6,9 +6,11 @@ use std::fmt;
 
 mod from;
 mod list;
+mod str;
 pub(crate) mod walk;
 
 pub use list::List;
+pub use str::Str;
 
 /// Any JTOO value.
 ///
@@ -22,8 +24,8 @@ pub use list::List;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
-    /// A string (`"abc"`).
-    String(String),
+    /// A string (`"abc"`); short ones are stored inline (see [`Str`]).
+    String(Str),
     /// A byte string (`B4f4b`).
     Bytes(Vec<u8>),
     /// `Y` or `N`.
@@ -90,7 +92,7 @@ impl Pair {
     }
 
     /// A pair with a string key (always valid).
-    pub fn with_str_key(key: impl Into<String>, value: Value) -> Pair {
+    pub fn with_str_key(key: impl Into<Str>, value: Value) -> Pair {
         Pair {
             key: Value::String(key.into()),
             value,
