@@ -21,7 +21,7 @@
 //! [`PrettyConfig::max_depth`] (by default what the default parser reads).
 
 use jtoo::encode;
-use jtoo::{Error, ErrorKind, Item, Value};
+use jtoo::{Error, ErrorKind, ItemRef, Value};
 
 /// The deepest indentation level: lines nested deeper are indented as this
 /// level (whatever reads HTOO ignores whitespace; people do not count past
@@ -167,11 +167,11 @@ enum Task<'a> {
     /// A value at a nesting level, one line or several.
     Value(&'a Value, usize),
     /// A list item at a nesting level.
-    Item(&'a Item, usize),
+    Item(ItemRef<'a>, usize),
     /// A value on one line.
     Flat(&'a Value),
     /// A list item on one line.
-    FlatItem(&'a Item),
+    FlatItem(ItemRef<'a>),
     /// Literal ASCII punctuation.
     Text(&'static str),
     /// A line break and the indentation of a level.
@@ -212,14 +212,14 @@ impl Writer<'_> {
                     Value::List(items) => push_flat_list(&mut tasks, items),
                     scalar => self.scalar(scalar),
                 },
-                Task::Item(Item::Value(v), level) => tasks.push(Task::Value(v, level)),
-                Task::Item(Item::Pair(p), level) => {
+                Task::Item(ItemRef::Value(v), level) => tasks.push(Task::Value(v, level)),
+                Task::Item(ItemRef::Pair(p), level) => {
                     tasks.push(Task::Value(p.value(), level));
                     tasks.push(Task::Text(": "));
                     tasks.push(Task::Value(p.key(), level));
                 }
-                Task::FlatItem(Item::Value(v)) => tasks.push(Task::Flat(v)),
-                Task::FlatItem(Item::Pair(p)) => {
+                Task::FlatItem(ItemRef::Value(v)) => tasks.push(Task::Flat(v)),
+                Task::FlatItem(ItemRef::Pair(p)) => {
                     tasks.push(Task::Flat(p.value()));
                     tasks.push(Task::Text(": "));
                     tasks.push(Task::Flat(p.key()));
@@ -275,15 +275,15 @@ impl Writer<'_> {
             let w = match v {
                 Value::List(items) => {
                     // `[`, `]`, `, ` between items and `: ` in each pair.
-                    let pairs = items.iter().filter(|i| matches!(i, Item::Pair(_))).count();
+                    let pairs = items.iter().filter(|i| i.is_pair()).count();
                     let w = 2 + 2 * items.len().saturating_sub(1) + 2 * pairs;
                     if w > left {
                         return None;
                     }
                     for item in items {
                         match item {
-                            Item::Value(x) => pending.push(x),
-                            Item::Pair(p) => {
+                            ItemRef::Value(x) => pending.push(x),
+                            ItemRef::Pair(p) => {
                                 pending.push(p.key());
                                 pending.push(p.value());
                             }
@@ -319,7 +319,7 @@ fn push_spaces(out: &mut String, mut n: usize) {
 }
 
 /// Pushes the one-line form of a list.
-fn push_flat_list<'a>(tasks: &mut Vec<Task<'a>>, items: &'a [Item]) {
+fn push_flat_list<'a>(tasks: &mut Vec<Task<'a>>, items: &'a jtoo::List) {
     tasks.push(Task::Text("]"));
     for (i, item) in items.iter().enumerate().rev() {
         tasks.push(Task::FlatItem(item));

@@ -27,7 +27,7 @@ use tokio_util::codec::{Decoder, Encoder};
 pub struct PacketCodec {
     frames: FrameCodec,
     /// The list stack of the `data` parser, kept between packets.
-    scratch: Vec<jtoo::Item>,
+    scratch: jtoo::parse::list::Scratch,
 }
 
 impl PacketCodec {
@@ -40,7 +40,7 @@ impl PacketCodec {
     pub fn with_frame_codec(frames: FrameCodec) -> PacketCodec {
         PacketCodec {
             frames,
-            scratch: Vec::new(),
+            scratch: jtoo::parse::list::Scratch::default(),
         }
     }
 }

@@ -267,7 +267,7 @@ impl Packet {
         // wrong: invalid JTOO, or which rule of a packet the document
         // breaks.
         let mut packet = Packet::default();
-        Packet::read_jtoo(jtoo, &mut Vec::new(), &mut packet)?;
+        Packet::read_jtoo(jtoo, &mut Default::default(), &mut packet)?;
         Ok(packet)
     }
 
@@ -277,7 +277,7 @@ impl Packet {
     /// packet spares a few moves of this large struct per packet.
     pub(crate) fn read_jtoo(
         jtoo: &[u8],
-        scratch: &mut Vec<Item>,
+        scratch: &mut jtoo::parse::list::Scratch,
         packet: &mut Packet,
     ) -> Result<(), JteError> {
         if read_record(jtoo, scratch, packet).is_none() {
@@ -406,7 +406,7 @@ impl Packet {
 /// strict JTOO (each production is the strict one, the separators are
 /// checked byte by byte, `data` and ignored fields get the depth left
 /// inside the record).
-fn read_record(input: &[u8], scratch: &mut Vec<Item>, packet: &mut Packet) -> Option<()> {
+fn read_record(input: &[u8], scratch: &mut jtoo::parse::list::Scratch, packet: &mut Packet) -> Option<()> {
     use jtoo::parse::{Number, Syntax::Strict, list, number, string, validate};
     /// What is left of the document's depth limit inside the record.
     const DEPTH: usize = jtoo::Options::DEFAULT_MAX_DEPTH - 1;

@@ -13,7 +13,7 @@
 
 use crate::error::{FrameError, GreetingError, Section};
 use crate::frame::{Frame, check_len};
-use jtoo::{Item, Pair, Value};
+use jtoo::{Item, ItemRef, Pair, Value};
 use std::collections::HashSet;
 
 /// The largest greeting frame, header and newline included: 16 KiB.
@@ -124,15 +124,15 @@ impl Greeting {
     /// Any [`GreetingError`] but `Empty`.
     pub fn from_value(value: &Value) -> Result<Greeting, GreetingError> {
         let items = value.as_list().ok_or(GreetingError::NotAList)?;
-        let pairs = match items.as_slice() {
-            [Item::Value(Value::List(inner))] => inner,
+        let pairs = match (items.len(), items.first()) {
+            (1, Some(ItemRef::Value(Value::List(inner)))) => inner,
             _ => items,
         };
         let mut protocol = None;
         let mut fields = Vec::with_capacity(pairs.len());
         let mut seen = HashSet::with_capacity(pairs.len());
         for item in pairs {
-            let Item::Pair(pair) = item else {
+            let ItemRef::Pair(pair) = item else {
                 return Err(GreetingError::NonPairItem);
             };
             let Value::String(key) = pair.key() else {

@@ -84,9 +84,7 @@ fn invalid_type(v: &Value, exp: &dyn de::Expected) -> Error {
             Value::DateTime(dt) => Found::DateTime(dt),
             Value::Timestamp(ts) => Found::Timestamp(ts),
             Value::List(l) if l.is_empty() => Found::Other(Unexpected::Other("empty list")),
-            Value::List(l) if l.iter().all(|i| matches!(i, Item::Pair(_))) => {
-                Found::Other(Unexpected::Map)
-            }
+            Value::List(l) if l.is_record() => Found::Other(Unexpected::Map),
             Value::List(_) => Found::Other(Unexpected::Seq),
         },
         exp,
@@ -113,7 +111,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
                 text: ts.to_string(),
             }),
             Value::List(items) => {
-                if matches!(items.first(), Some(Item::Pair(_))) {
+                if items.first().is_some_and(jtoo::ItemRef::is_pair) {
                     visitor.visit_map(ItemsMap::new(items, true, self.exact, enter(self.depth)?))
                 } else {
                     visitor.visit_seq(ItemsSeq::new(items, true, self.exact, enter(self.depth)?))
@@ -285,7 +283,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 }
 
 struct ItemsSeq {
-    iter: std::vec::IntoIter<Item>,
+    iter: jtoo::list::IntoIter,
     any: bool,
     exact: bool,
     /// Lists left to enter inside this one.
@@ -383,7 +381,7 @@ impl<'de> MapAccess<'de> for PairItemValue {
 }
 
 struct ItemsMap {
-    iter: std::vec::IntoIter<Item>,
+    iter: jtoo::list::IntoIter,
     any: bool,
     exact: bool,
     /// Lists left to enter inside this one.

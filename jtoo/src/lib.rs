@@ -35,7 +35,7 @@ pub use types::{
     Date, DateTime, Decimal, Integer, Offset, OffsetSign, Time, TimePrecision, Timestamp,
     TimestampPrecision,
 };
-pub use value::{Item, List, Pair, Str, Value};
+pub use value::{Item, ItemMut, ItemRef, List, Pair, Str, Value, list};
 
 #[doc(hidden)]
 pub use macros::__private;

@@ -139,7 +139,7 @@ const fn ceiling(max_depth: usize) -> usize {
 ///
 /// ```
 /// let v = jtoo::from_slice(b"[1,2,3]").unwrap();
-/// assert_eq!(v.as_list().map(Vec::len), Some(3));
+/// assert_eq!(v.as_list().map(jtoo::List::len), Some(3));
 /// let err = jtoo::from_slice(b"[1, 2]").unwrap_err(); // no whitespace in strict JTOO
 /// assert_eq!(err.to_string(), "expected a value at line 1 column 4");
 /// ```

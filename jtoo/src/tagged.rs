@@ -33,7 +33,7 @@
 
 use crate::parse::{Number, Syntax, number};
 use crate::value::walk::{Folder, fold};
-use crate::{DateTime, Item, Pair, Timestamp, Value};
+use crate::{DateTime, Item, List, Pair, Timestamp, Value};
 use serde_json::{Map, Value as Json};
 
 /// How deeply [`from_tagged`] follows nested arrays and pairs before giving up
@@ -81,7 +81,7 @@ impl<'a> Folder<'a> for ToTagged {
         m.insert("value".to_string(), value);
         Json::Object(m)
     }
-    fn list(&mut self, _: &'a [Item], folded: Vec<Json>) -> Json {
+    fn list(&mut self, _: &'a List, folded: Vec<Json>) -> Json {
         Json::Array(folded)
     }
 }

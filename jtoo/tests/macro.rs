@@ -50,7 +50,7 @@ fn long_lists_do_not_hit_the_recursion_limit() {
         "e0": 0, "e1": 1, "e2": 2, "e3": 3, "e4": 4, "e5": 5, "e6": 6, "e7": 7, "e8": 8, "e9": 9,
     ])
     .unwrap();
-    assert_eq!(v.as_list().map(Vec::len), Some(50));
+    assert_eq!(v.as_list().map(jtoo::List::len), Some(50));
 }
 
 #[test]

@@ -209,8 +209,8 @@ fn has_integer_below_i128(v: &Value) -> bool {
     match v {
         Value::Integer(i) => i.is_negative() && i.magnitude() > i128::MAX as u128 + 1,
         Value::List(items) => items.iter().any(|item| match item {
-            jtoo::Item::Value(v) => has_integer_below_i128(v),
-            jtoo::Item::Pair(p) => {
+            jtoo::ItemRef::Value(v) => has_integer_below_i128(v),
+            jtoo::ItemRef::Pair(p) => {
                 has_integer_below_i128(p.key()) || has_integer_below_i128(p.value())
             }
         }),
@@ -585,8 +585,8 @@ pub fn jte_osc(data: &[u8]) {
 /// `Some((protocol, other fields))` exactly when `v` is a greeting.
 fn greeting_oracle(v: &Value) -> Option<(String, Vec<(String, Value)>)> {
     let items = v.as_list()?;
-    let pairs = match items.as_slice() {
-        [jtoo::Item::Value(Value::List(inner))] => inner,
+    let pairs = match (items.len(), items.first()) {
+        (1, Some(jtoo::ItemRef::Value(Value::List(inner)))) => inner,
         _ => items,
     };
     let mut protocol = None;
@@ -717,9 +717,10 @@ pub fn greeting(data: &[u8]) {
 
 /// Whether a greeting value is in the wrapped shape `[[pairs…]]`.
 fn is_wrapped(value: &Option<Value>) -> bool {
+    let list = value.as_ref().and_then(Value::as_list);
     matches!(
-        value.as_ref().and_then(Value::as_list).map(Vec::as_slice),
-        Some([jtoo::Item::Value(Value::List(_))])
+        list.map(|l| (l.len(), l.first())),
+        Some((1, Some(jtoo::ItemRef::Value(Value::List(_)))))
     )
 }
 

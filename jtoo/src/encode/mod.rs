@@ -21,7 +21,7 @@ pub(crate) mod digits;
 use crate::error::Error;
 use crate::scan::find_special_in;
 use crate::types::{DateTime, Decimal, Integer, Timestamp};
-use crate::value::{Item, Value};
+use crate::value::{ItemRef, List, Value};
 use std::io::Write;
 
 mod output;
@@ -288,13 +288,13 @@ fn write_scalar(out: &mut impl Output, v: &Value) {
 /// One open list while encoding: its remaining items, whether one has been
 /// written, and the value of a pair whose key (a list) is being written.
 struct Open<'a> {
-    items: std::slice::Iter<'a, Item>,
+    items: crate::value::Iter<'a>,
     started: bool,
     pair_value: Option<&'a Value>,
 }
 
 impl<'a> Open<'a> {
-    fn new(items: &'a [Item]) -> Self {
+    fn new(items: &'a List) -> Self {
         Open {
             items: items.iter(),
             started: false,
@@ -331,7 +331,7 @@ fn encode_with<O: Output>(
             flush(out)?;
         }
         // A list to open: an item, a pair's key or a pair's value.
-        let mut open: Option<&[Item]> = None;
+        let mut open: Option<&List> = None;
         if let Some(val) = top.pair_value.take() {
             out.push(b':');
             match val {
@@ -346,12 +346,12 @@ fn encode_with<O: Output>(
                 }
                 top.started = true;
                 match item {
-                    Item::Value(Value::List(items)) => {
+                    ItemRef::Value(Value::List(items)) => {
                         open = Some(items);
                         break;
                     }
-                    Item::Value(scalar) => write_scalar_inline(out, scalar),
-                    Item::Pair(p) => match (p.key(), p.value()) {
+                    ItemRef::Value(scalar) => write_scalar_inline(out, scalar),
+                    ItemRef::Pair(p) => match (p.key(), p.value()) {
                         (Value::List(key), val) => {
                             top.pair_value = Some(val);
                             open = Some(key);

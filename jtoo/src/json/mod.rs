@@ -66,7 +66,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::value::walk::{Folder, fold};
-use crate::value::{Item, Pair, Value};
+use crate::value::{Item, List, Pair, Value};
 use serde_json::{Map, Number, Value as Json};
 
 /// What [`from_json_with`] does with JSON `null`, which has no JTOO form.
@@ -305,7 +305,7 @@ impl<'a> Folder<'a> for ToJson {
     fn pair(&mut self, pair: &'a Pair, _key: Json, value: Json) -> Self::Item {
         (Some(key_text(pair.key())), value)
     }
-    fn list(&mut self, _: &'a [Item], folded: Vec<Self::Item>) -> Json {
+    fn list(&mut self, _: &'a List, folded: Vec<Self::Item>) -> Json {
         if !folded.is_empty() && folded.iter().all(|(k, _)| k.is_some()) {
             let mut map = Map::with_capacity(folded.len());
             for (k, v) in folded {

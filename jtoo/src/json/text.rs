@@ -9,7 +9,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::json::{FromJsonOptions, NullPolicy};
 use crate::value::walk::{Event, Walk};
-use crate::value::{Item, Pair, Value};
+use crate::value::{Item, ItemRef, Pair, Value};
 
 struct Reader<'a> {
     input: &'a [u8],
@@ -319,7 +319,7 @@ fn write_json(out: &mut String, value: &Value) {
         match event {
             Event::Leaf(v) => write_json_scalar(out, v),
             Event::Open(items) => {
-                let object = !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_)));
+                let object = !items.is_empty() && items.is_record();
                 objects.push(object);
                 out.push(if object { '{' } else { '[' });
             }
@@ -332,7 +332,7 @@ fn write_json(out: &mut String, value: &Value) {
                 if !first {
                     out.push(',');
                 }
-                if let Item::Pair(p) = item {
+                if let ItemRef::Pair(p) = item {
                     if !in_object {
                         out.push('{');
                     }

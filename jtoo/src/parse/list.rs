@@ -5,7 +5,7 @@ use super::cursor::{self, Next};
 use super::string::Known;
 use super::{PResult, Syntax, fail};
 use crate::error::ErrorKind;
-use crate::value::{Item, List, Pair, Value};
+use crate::value::{List, Value};
 
 /// Parses any value at the start of `input`. `depth` is how many more list
 /// levels may be opened (the document's limit counts down as lists nest).
@@ -17,7 +17,56 @@ use crate::value::{Item, List, Pair, Value};
 /// assert!(value(b"[[1]]", Syntax::Strict, 1).is_err());
 /// ```
 pub fn value(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, Value> {
-    value_in(input, syntax, depth, &mut Vec::new())
+    value_in(input, syntax, depth, &mut Scratch::default())
+}
+
+/// The items of the lists being parsed, shared by all open lists so that
+/// each list is allocated once, at its exact size and in its storage kind
+/// (see [`List`]), when its `]` is reached: no regrowth, no
+/// over-allocation, no conversion. Reuse one across documents to keep its
+/// capacity.
+///
+/// ```
+/// use jtoo::parse::{list::{value_in, Scratch}, Syntax};
+/// let mut scratch = Scratch::default();
+/// for doc in [&b"[1,2]"[..], br#"["a":[3]]"#] {
+///     let (_, v) = value_in(doc, Syntax::Strict, 128, &mut scratch).unwrap();
+///     assert_eq!(v.to_string().as_bytes(), doc);
+/// }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    /// The values of the open lists' items, in order; a pair is its key
+    /// then its value.
+    values: Vec<Value>,
+    /// For the open lists, the index in `values` of each pair's key.
+    pairs: Vec<usize>,
+}
+
+impl Scratch {
+    /// Drops what a failed parse left behind (a successful one leaves
+    /// nothing), keeping the capacity.
+    pub fn clear(&mut self) {
+        self.values.clear();
+        self.pairs.clear();
+    }
+
+    /// Moves the items of the list whose first value is at `values[base]`
+    /// and whose first pair is at `pairs[pairs_base]` into that list.
+    fn take(&mut self, base: usize, pairs_base: usize) -> List {
+        let pairs = self.pairs.len() - pairs_base;
+        let values = self.values.drain(base..);
+        let list = if pairs == 0 {
+            List::from_values(values)
+        } else if 2 * pairs == values.len() {
+            List::from_pair_values(values)
+        } else {
+            let starts = self.pairs.get(pairs_base..).unwrap_or_default();
+            List::from_marked(values, base, starts)
+        };
+        self.pairs.truncate(pairs_base);
+        list
+    }
 }
 
 /// [`value`] with a caller-provided scratch stack for list items (see
@@ -27,7 +76,7 @@ pub fn value_in<'a>(
     input: &'a [u8],
     syntax: Syntax,
     depth: usize,
-    scratch: &mut Vec<Item>,
+    scratch: &mut Scratch,
 ) -> PResult<'a, Value> {
     value_known(input, syntax, depth, scratch, Known::NOTHING)
 }
@@ -41,7 +90,7 @@ pub fn value_in<'a>(
 /// use jtoo::parse::{list::value_known, string::Known, Syntax};
 /// let doc = br#"["k":"v\22",2]"#;
 /// let known = Known::check(doc);
-/// let (rest, v) = value_known(doc, Syntax::Strict, 128, &mut Vec::new(), known).unwrap();
+/// let (rest, v) = value_known(doc, Syntax::Strict, 128, &mut Default::default(), known).unwrap();
 /// assert_eq!((v.to_string().as_str(), rest), (r#"["k":"v\22",2]"#, &b""[..]));
 /// ```
 #[inline]
@@ -49,7 +98,7 @@ pub fn value_known<'a>(
     input: &'a [u8],
     syntax: Syntax,
     depth: usize,
-    scratch: &mut Vec<Item>,
+    scratch: &mut Scratch,
     known: Known<'a>,
 ) -> PResult<'a, Value> {
     match input.first() {
@@ -97,7 +146,7 @@ fn scalar_inline<'a>(input: &'a [u8], syntax: Syntax, known: Known<'a>) -> PResu
 
 /// Parses a list starting at its `[`.
 pub fn list(input: &[u8], syntax: Syntax, depth: usize) -> PResult<'_, Value> {
-    list_in(input, syntax, depth, &mut Vec::new())
+    list_in(input, syntax, depth, &mut Scratch::default())
 }
 
 /// Parses a list starting at its `[`, collecting items on `scratch` (shared
@@ -107,7 +156,7 @@ pub fn list_in<'a>(
     input: &'a [u8],
     syntax: Syntax,
     depth: usize,
-    scratch: &mut Vec<Item>,
+    scratch: &mut Scratch,
 ) -> PResult<'a, Value> {
     list_text(input, syntax, depth, scratch, Known::NOTHING)
 }
@@ -116,45 +165,36 @@ fn list_text<'a>(
     input: &'a [u8],
     syntax: Syntax,
     depth: usize,
-    scratch: &mut Vec<Item>,
+    scratch: &mut Scratch,
     known: Known<'a>,
 ) -> PResult<'a, Value> {
     let (mut rest, depth) = cursor::open(input, syntax, depth)?;
     if let Some(b']') = rest.first() {
         return Ok((&rest[1..], Value::List(List::new())));
     }
-    let base = scratch.len();
+    let (base, pairs_base) = (scratch.values.len(), scratch.pairs.len());
     loop {
         // An item: its first value goes straight onto the scratch stack.
+        let key = scratch.values.len();
         let r = push_item_value(rest, syntax, depth, scratch, known)?;
-        let (r, pair) = cursor::pair_colon(
-            r,
-            input,
-            syntax,
-            || matches!(scratch.last(), Some(Item::Value(v)) if v.is_ambiguous_key()),
-        )?;
+        let (r, pair) = cursor::pair_colon(r, input, syntax, || {
+            scratch.values.last().is_some_and(Value::is_ambiguous_key)
+        })?;
         let r = if pair {
-            let r = push_item_value(r, syntax, depth, scratch, known)?;
-            let Some(Item::Value(second)) = scratch.pop() else {
-                return fail(r, ErrorKind::ExpectedValue);
-            };
-            let Some(Item::Value(first)) = scratch.pop() else {
-                return fail(r, ErrorKind::ExpectedValue);
-            };
-            scratch.push(Item::Pair(Pair::new_unchecked(first, second)));
-            r
+            scratch.pairs.push(key);
+            push_item_value(r, syntax, depth, scratch, known)?
         } else {
             r
         };
         match cursor::separator(r, input, syntax)? {
             (r, Next::Item) => rest = r,
-            (r, Next::End) => return Ok((&r[1..], Value::List(scratch.split_off(base).into()))),
+            (r, Next::End) => return Ok((&r[1..], Value::List(scratch.take(base, pairs_base)))),
         }
     }
 }
 
 /// Parses a list item's value (the input is not empty: see
-/// [`cursor::open`]) and pushes it onto `scratch` as an [`Item::Value`];
+/// [`cursor::open`]) and pushes it onto `scratch`;
 /// returns the rest of the input. Scalars are built in place rather than
 /// returned through a large `Result`.
 #[inline]
@@ -162,13 +202,13 @@ fn push_item_value<'a>(
     input: &'a [u8],
     syntax: Syntax,
     depth: usize,
-    scratch: &mut Vec<Item>,
+    scratch: &mut Scratch,
     known: Known<'a>,
 ) -> Result<&'a [u8], nom::Err<super::ParseError>> {
     match input.first() {
         Some(b'[') => {
             let (r, v) = list_text(input, syntax, depth, scratch, known)?;
-            scratch.push(Item::Value(v));
+            scratch.values.push(v);
             Ok(r)
         }
         _ => push_scalar(input, syntax, scratch, known),
@@ -179,10 +219,10 @@ fn push_item_value<'a>(
 fn push_scalar<'a>(
     input: &'a [u8],
     syntax: Syntax,
-    scratch: &mut Vec<Item>,
+    scratch: &mut Scratch,
     known: Known<'a>,
 ) -> Result<&'a [u8], nom::Err<super::ParseError>> {
     let (rest, v) = scalar_inline(input, syntax, known)?;
-    scratch.push(Item::Value(v));
+    scratch.values.push(v);
     Ok(rest)
 }

@@ -190,7 +190,7 @@ pub fn document(input: &[u8], syntax: Syntax, max_depth: usize) -> Result<crate:
     // UTF-8 is checked once for the whole document; see `string::Known`.
     let known = string::Known::check(input);
     whole(input, syntax, |rest| {
-        let mut scratch = Vec::new();
+        let mut scratch = list::Scratch::default();
         let (rest, v) = list::value_known(rest, syntax, max_depth, &mut scratch, known)?;
         let ambiguous = v.is_ambiguous_key();
         Ok((rest, (v, ambiguous)))

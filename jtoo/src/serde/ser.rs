@@ -5,7 +5,7 @@ use super::markers::{DATETIME_MARKER, DECIMAL_MARKER, Marked, PAIR_MARKER, TIMES
 use crate::error::{Error, ErrorKind};
 use crate::options::Options;
 use crate::types::{Date, DateTime, Decimal, Integer, Offset, Time, Timestamp};
-use crate::value::{Item, Pair, Value};
+use crate::value::{Item, ItemRef, Pair, Value};
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
 impl Serialize for Integer {
@@ -105,11 +105,11 @@ impl Serialize for Nested<'_> {
                 Options::DEPTH_CEILING,
             ))));
         };
-        let pairs = !items.is_empty() && items.iter().all(|i| matches!(i, Item::Pair(_)));
+        let pairs = !items.is_empty() && items.is_record();
         if pairs {
             let mut m = s.serialize_map(Some(items.len()))?;
             for item in items {
-                if let Item::Pair(p) = item {
+                if let ItemRef::Pair(p) = item {
                     m.serialize_entry(&Nested(p.key(), depth), &Nested(p.value(), depth))?;
                 }
             }
@@ -118,8 +118,8 @@ impl Serialize for Nested<'_> {
             let mut q = s.serialize_seq(Some(items.len()))?;
             for item in items {
                 match item {
-                    Item::Value(v) => q.serialize_element(&Nested(v, depth))?,
-                    Item::Pair(p) => q.serialize_element(&PairItem(p, depth))?,
+                    ItemRef::Value(v) => q.serialize_element(&Nested(v, depth))?,
+                    ItemRef::Pair(p) => q.serialize_element(&PairItem(p, depth))?,
                 }
             }
             q.end()

@@ -5,11 +5,11 @@ use crate::types::{DateTime, Decimal, Integer, Timestamp};
 use std::fmt;
 
 mod from;
-mod list;
+pub mod list;
 mod str;
 pub(crate) mod walk;
 
-pub use list::List;
+pub use list::{ItemMut, ItemRef, Iter, List};
 pub use str::Str;
 
 /// Any JTOO value.
@@ -243,7 +243,7 @@ impl Value {
     }
 
     /// The items, if this is a list.
-    pub fn as_list(&self) -> Option<&Vec<Item>> {
+    pub fn as_list(&self) -> Option<&List> {
         match self {
             Value::List(l) => Some(l),
             _ => None,
@@ -251,7 +251,7 @@ impl Value {
     }
 
     /// The items, mutably, if this is a list.
-    pub fn as_list_mut(&mut self) -> Option<&mut Vec<Item>> {
+    pub fn as_list_mut(&mut self) -> Option<&mut List> {
         match self {
             Value::List(l) => Some(l),
             _ => None,
@@ -261,22 +261,22 @@ impl Value {
     /// `true` for a list whose items are all pairs (a "record"; the empty
     /// list counts).
     pub fn is_record(&self) -> bool {
-        matches!(self, Value::List(l) if l.iter().all(|i| matches!(i, Item::Pair(_))))
+        matches!(self, Value::List(l) if l.is_record())
     }
 
     /// In a list, the value of the first pair whose key is the string `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.as_list()?.iter().find_map(|item| match item {
-            Item::Pair(p) if p.key.as_str() == Some(key) => Some(&p.value),
-            _ => None,
+            ItemRef::Pair(p) if p.key.as_str() == Some(key) => Some(&p.value),
+            ItemRef::Pair(_) | ItemRef::Value(_) => None,
         })
     }
 
     /// As [`Value::get`], mutably.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         self.as_list_mut()?.iter_mut().find_map(|item| match item {
-            Item::Pair(p) if p.key.as_str() == Some(key) => Some(&mut p.value),
-            _ => None,
+            ItemMut::Pair(p) if p.key.as_str() == Some(key) => Some(&mut p.value),
+            ItemMut::Pair(_) | ItemMut::Value(_) => None,
         })
     }
 
@@ -336,8 +336,7 @@ impl std::ops::Index<usize> for Value {
     /// When out of bounds or not a list.
     fn index(&self, index: usize) -> &Value {
         match self.as_list().and_then(|l| l.get(index)) {
-            Some(Item::Value(v)) => v,
-            Some(Item::Pair(p)) => &p.value,
+            Some(item) => item.value(),
             #[allow(clippy::panic)]
             None => panic!("no list item {index}"),
         }

@@ -3,7 +3,8 @@
 //! builds a result bottom-up (for cloning and converting). Both keep their
 //! state on the heap, so nesting depth is bounded by memory, not the stack.
 
-use super::{Item, Value};
+use super::list::{ItemRef, Iter};
+use super::{List, Pair, Value};
 use crate::error::{Error, ErrorKind};
 
 /// One step through a list, in document order.
@@ -12,14 +13,14 @@ pub enum Event<'a> {
     /// A value that is not a list.
     Leaf(&'a Value),
     /// A list opens: its items follow, then [`Event::Close`].
-    Open(&'a [Item]),
+    Open(&'a List),
     /// An item begins: its value, or a pair's key, [`Event::Colon`] and
     /// value follow, then [`Event::ItemEnd`].
     Item {
         /// The first item of its list.
         first: bool,
         /// The item (a plain value or a pair).
-        item: &'a Item,
+        item: ItemRef<'a>,
     },
     /// Between a pair's key and its value.
     Colon,
@@ -39,7 +40,7 @@ enum Task<'a> {
     /// The remaining items of an open list; `inside` is `Some(pair)` while
     /// an item of it is being visited (its end comes next).
     Items {
-        items: std::slice::Iter<'a, Item>,
+        items: Iter<'a>,
         first: bool,
         inside: Option<bool>,
     },
@@ -51,20 +52,20 @@ enum Task<'a> {
 /// grows with the nesting depth, on the heap.
 pub struct Walk<'a> {
     tasks: Vec<Task<'a>>,
-    started: Option<&'a [Item]>,
+    started: Option<&'a List>,
 }
 
 impl<'a> Walk<'a> {
     /// The events of the list `items`, from its [`Event::Open`] to its
     /// [`Event::Close`].
-    pub fn new(items: &'a [Item]) -> Walk<'a> {
+    pub fn new(items: &'a List) -> Walk<'a> {
         Walk {
             tasks: Vec::new(),
             started: Some(items),
         }
     }
 
-    fn open(&mut self, items: &'a [Item]) -> Event<'a> {
+    fn open(&mut self, items: &'a List) -> Event<'a> {
         self.tasks.push(Task::Items {
             items: items.iter(),
             first: true,
@@ -104,15 +105,15 @@ impl<'a> Iterator for Walk<'a> {
             } => match items.next() {
                 None => Event::Close,
                 Some(item) => {
-                    let pair = matches!(item, Item::Pair(_));
+                    let pair = item.is_pair();
                     self.tasks.push(Task::Items {
                         items,
                         first: false,
                         inside: Some(pair),
                     });
                     match item {
-                        Item::Value(v) => self.tasks.push(Task::Value(v)),
-                        Item::Pair(p) => {
+                        ItemRef::Value(v) => self.tasks.push(Task::Value(v)),
+                        ItemRef::Pair(p) => {
                             self.tasks.push(Task::Value(&p.value));
                             self.tasks.push(Task::Colon);
                             self.tasks.push(Task::Value(&p.key));
@@ -137,22 +138,22 @@ pub trait Folder<'a> {
     fn value(&mut self, v: Self::Out) -> Self::Item;
     /// A pair item, from its key's and value's results (`pair` is the
     /// original).
-    fn pair(&mut self, pair: &'a super::Pair, key: Self::Out, value: Self::Out) -> Self::Item;
-    /// A list, from its items' results in order.
-    fn list(&mut self, items: &'a [Item], folded: Vec<Self::Item>) -> Self::Out;
+    fn pair(&mut self, pair: &'a Pair, key: Self::Out, value: Self::Out) -> Self::Item;
+    /// A list, from its items' results in order (`items` is the original).
+    fn list(&mut self, items: &'a List, folded: Vec<Self::Item>) -> Self::Out;
 }
 
 /// One list being folded: its items, how many are done, their results, and
 /// the result of the key of the pair at `next` once it is done.
 struct Frame<'a, F: Folder<'a>> {
-    items: &'a [Item],
+    items: &'a List,
     next: usize,
     done: Vec<F::Item>,
     key: Option<F::Out>,
 }
 
 impl<'a, F: Folder<'a>> Frame<'a, F> {
-    fn new(items: &'a [Item]) -> Self {
+    fn new(items: &'a List) -> Self {
         Frame {
             items,
             next: 0,
@@ -165,17 +166,17 @@ impl<'a, F: Folder<'a>> Frame<'a, F> {
     /// value once the key is done), or `None` when the list is done.
     fn target(&self) -> Option<&'a Value> {
         Some(match self.items.get(self.next)? {
-            Item::Value(v) => v,
-            Item::Pair(p) if self.key.is_none() => &p.key,
-            Item::Pair(p) => &p.value,
+            ItemRef::Value(v) => v,
+            ItemRef::Pair(p) if self.key.is_none() => p.key(),
+            ItemRef::Pair(p) => p.value(),
         })
     }
 
     /// Takes the result of [`Frame::target`].
     fn accept(&mut self, folder: &mut F, out: F::Out) {
         let item = match self.items.get(self.next) {
-            Some(Item::Value(_)) => folder.value(out),
-            Some(Item::Pair(p)) => match self.key.take() {
+            Some(ItemRef::Value(_)) => folder.value(out),
+            Some(ItemRef::Pair(p)) => match self.key.take() {
                 None => {
                     self.key = Some(out);
                     return;
@@ -197,7 +198,7 @@ impl<'a, F: Folder<'a>> Frame<'a, F> {
 /// [`ErrorKind::TooDeep`] when lists nest deeper than `max_depth` (the root
 /// counts as one level), before any result is made below that depth.
 pub fn fold<'a, F: Folder<'a>>(
-    root: &'a [Item],
+    root: &'a List,
     max_depth: usize,
     folder: &mut F,
 ) -> Result<Vec<F::Item>, Error> {
