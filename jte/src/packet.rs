@@ -406,7 +406,11 @@ impl Packet {
 /// strict JTOO (each production is the strict one, the separators are
 /// checked byte by byte, `data` and ignored fields get the depth left
 /// inside the record).
-fn read_record(input: &[u8], scratch: &mut jtoo::parse::list::Scratch, packet: &mut Packet) -> Option<()> {
+fn read_record(
+    input: &[u8],
+    scratch: &mut jtoo::parse::list::Scratch,
+    packet: &mut Packet,
+) -> Option<()> {
     use jtoo::parse::{Number, Syntax::Strict, list, number, string, validate};
     /// What is left of the document's depth limit inside the record.
     const DEPTH: usize = jtoo::Options::DEFAULT_MAX_DEPTH - 1;
