@@ -7,6 +7,7 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary;
+mod borrowed;
 pub mod encode;
 mod error;
 mod float;
@@ -28,6 +29,7 @@ pub mod tagged;
 pub mod types;
 mod value;
 
+pub use borrowed::{PathItem, ValueKind, ValueRef, ValueRefItem, ValueRefIter, get};
 pub use encode::{to_string, to_vec, to_writer};
 pub use error::{Error, ErrorKind, Position, Result};
 pub use options::{Options, from_slice, from_str, validate};

@@ -325,9 +325,59 @@ impl<'a> Cursor<'a> {
     /// Skips one value (after whitespace), any list included, with the same
     /// checks as [`super::validate`].
     pub fn skip_value(&mut self) -> Result<(), ParseError> {
+        self.skip_key().map(drop)
+    }
+
+    /// As [`Cursor::skip_value`], for an item's first value: also says
+    /// whether the value may not be a pair key (a time of hour or minute
+    /// precision without an offset), for [`Cursor::pair_colon`].
+    ///
+    /// ```
+    /// use jtoo::parse::{cursor::Cursor, Syntax};
+    /// // (In strict JTOO a `:` right after `T10` is read as the time's.)
+    /// let mut c = Cursor::new(br#"["k":1,T10 :"v"]"#, Syntax::Lenient, 128);
+    /// let start = c.begin_list()?;
+    /// let ambiguous = c.skip_key()?; // "k"
+    /// assert!(c.pair_colon(start, ambiguous)?);
+    /// c.skip_value()?;
+    /// c.after_item(start)?;
+    /// let ambiguous = c.skip_key()?; // T10
+    /// assert!(ambiguous);
+    /// let err = c.pair_colon(start, ambiguous).unwrap_err();
+    /// assert_eq!((err.kind, err.offset(c.input)), (jtoo::ErrorKind::AmbiguousKey, 11));
+    /// # Ok::<(), jtoo::parse::ParseError>(())
+    /// ```
+    pub fn skip_key(&mut self) -> Result<bool, ParseError> {
         self.skip_ws()?;
         let (syntax, depth, known) = (self.syntax, self.depth, self.known);
         self.step(|r| super::validate::value_key(r, syntax, depth, known))
-            .map(drop)
+    }
+
+    /// After an item's first value, in the list that started at `start`:
+    /// reads the `:` of a pair with the validator's rule ([`pair_colon`]).
+    /// Returns `true`, past the `:` and whitespace, where the pair's value
+    /// starts; or `false`, not moving, when the item is a plain value.
+    ///
+    /// # Errors
+    /// "ambiguous key" at the `:` when `ambiguous` (see
+    /// [`Cursor::skip_key`]); "unclosed list" at `start` when the input
+    /// ends after the `:`.
+    ///
+    /// ```
+    /// use jtoo::parse::{cursor::Cursor, Syntax};
+    /// let mut c = Cursor::new(b"[1,2:", Syntax::Strict, 128);
+    /// let start = c.begin_list()?;
+    /// c.skip_value()?;
+    /// assert!(!c.pair_colon(start, false)?); // a plain item: `,` follows
+    /// c.after_item(start)?;
+    /// c.skip_value()?;
+    /// let err = c.pair_colon(start, false).unwrap_err();
+    /// assert_eq!((err.kind, err.offset(c.input)), (jtoo::ErrorKind::UnclosedList, 0));
+    /// # Ok::<(), jtoo::parse::ParseError>(())
+    /// ```
+    pub fn pair_colon(&mut self, start: usize, ambiguous: bool) -> Result<bool, ParseError> {
+        let (input, syntax) = (self.input, self.syntax);
+        let list_start = input.get(start..).unwrap_or_default();
+        self.step(|r| pair_colon(r, list_start, syntax, || ambiguous))
     }
 }
