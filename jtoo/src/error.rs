@@ -62,6 +62,10 @@ pub enum ErrorKind {
     Unencodable(&'static str),
     /// An I/O error while writing or reading (message only; see the source).
     Io,
+    /// A single value (a string, a byte string, a run of whitespace, …)
+    /// longer than a streaming reader's limit, in bytes (see
+    /// `jtoo::stream::Reader::with_max_token`).
+    TokenTooLong(usize),
 }
 
 impl fmt::Display for ErrorKind {
@@ -97,6 +101,10 @@ impl fmt::Display for ErrorKind {
             ),
             Unencodable(why) => write!(f, "cannot encode: {why}"),
             Io => f.write_str("I/O error"),
+            TokenTooLong(limit) => write!(
+                f,
+                "value too long: more than {limit} bytes in one string, number or run of whitespace (the reader's limit)"
+            ),
         }
     }
 }
@@ -174,6 +182,16 @@ impl Error {
         Error(Box::new(Inner {
             kind,
             position: Some(Position::of(input, offset)),
+            io: None,
+        }))
+    }
+
+    /// An error at a position computed elsewhere (a streaming reader that
+    /// no longer holds the bytes before it).
+    pub(crate) fn at_position(kind: ErrorKind, position: Position) -> Error {
+        Error(Box::new(Inner {
+            kind,
+            position: Some(position),
             io: None,
         }))
     }

@@ -24,6 +24,7 @@ pub mod parse;
 mod scan;
 #[cfg(feature = "serde")]
 pub mod serde;
+pub mod stream;
 #[cfg(feature = "json")]
 pub mod tagged;
 pub mod types;

@@ -14,7 +14,7 @@
 //! **No recursion.** A value built in code may nest a million lists deep.
 //! Derived `Drop`, `Clone`, `PartialEq`, `Hash` and `Debug` would recurse
 //! once per level and overflow the stack long before that, so `List`
-//! implements them with an explicit stack (see [`walk`](super::walk));
+//! implements them with an explicit stack (a walk of the nested lists kept on the heap);
 //! `Value`, `Item` and `Pair` keep their derived impls, which reach a nested
 //! list only through `List`. `Drop` is on `List` rather than on `Value` so
 //! that values can still be moved out of in a `match`.

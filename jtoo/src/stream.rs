@@ -1,0 +1,601 @@
+//! Reading a document from any [`std::io::Read`] in bounded memory.
+//!
+//! [`Reader`] pulls one [`Event`] at a time (`[`, `]`, a pair's `:`, a
+//! scalar) out of a byte stream. It holds a window of the input, not the
+//! input: memory is a fixed buffer plus the longest single token (a string,
+//! a number, a run of HTOO whitespace), whatever the size of the document.
+//! A file larger than memory is read in one pass; `jtoo fmt`, `check`,
+//! `to-json` and `from-json` are built on it.
+//!
+//! The grammar is the one of [`crate::parse`]: the list steps of
+//! [`crate::parse::cursor`] and the scalar productions run on the window, so
+//! a document is accepted, and every error reported with its position,
+//! exactly as [`crate::from_slice`] (or `htoo::from_slice`) would on the
+//! whole input. A production that reaches the end of the window is run
+//! again on a longer one, so tokens are never cut.
+//!
+//! ```
+//! use jtoo::stream::{Event, Reader};
+//! let mut r = Reader::new(&br#"["a":[1,Y],"b"]"#[..]);
+//! let mut seen = Vec::new();
+//! while let Some(event) = r.next_event()? {
+//!     seen.push(match event {
+//!         Event::Open => "[".to_string(),
+//!         Event::Close => "]".to_string(),
+//!         Event::Colon => ":".to_string(),
+//!         Event::Scalar(s) => String::from_utf8_lossy(s.text()).into_owned(),
+//!     });
+//! }
+//! assert_eq!(seen, ["[", "\"a\"", ":", "[", "1", "Y", "]", "\"b\"", "]"]);
+//!
+//! // Errors say where, as the whole-input parser does.
+//! let err = Reader::new(&b"[1,2x]"[..]).write_canonical(&mut Vec::new()).unwrap_err();
+//! assert_eq!(err.to_string(), jtoo::from_slice(b"[1,2x]").unwrap_err().to_string());
+//! # Ok::<(), jtoo::Error>(())
+//! ```
+
+use crate::error::{Error, ErrorKind, Position};
+use crate::parse::cursor::{self, Next};
+use crate::parse::string::Known;
+use crate::parse::{PResult, ParseError, Syntax, list, unwrap_nom_err, validate, ws};
+use crate::value::Value;
+use std::io::{Read, Write};
+
+/// Bytes kept ahead of the position before each step: tokens shorter than
+/// this are read in one try.
+const LOOKAHEAD: usize = 64 * 1024;
+
+/// Bytes that must follow an error's position before it is trusted while
+/// more input may come: more than any token whose error could move with
+/// bytes still to come (the longest date-time is 40 bytes; a JSON number
+/// out of range could still gain an exponent, hence the margin).
+pub const FINAL_AFTER: usize = 4096;
+
+/// Whether `err`, found at byte `offset` of `len` bytes read so far of an
+/// input that may go on, stays whatever follows: not a "the input ended"
+/// error, and at least [`FINAL_AFTER`] bytes after it were already read.
+/// The one rule for every reader that stops early on bad input.
+///
+/// ```
+/// use jtoo::{ErrorKind, stream::is_final};
+/// assert!(is_final(ErrorKind::ExpectedValue, 0, 5000));
+/// assert!(!is_final(ErrorKind::ExpectedValue, 0, 100));
+/// assert!(!is_final(ErrorKind::UnclosedString, 0, 1 << 20));
+/// ```
+pub fn is_final(kind: ErrorKind, offset: usize, len: usize) -> bool {
+    use ErrorKind::*;
+    !matches!(
+        kind,
+        UnexpectedEnd | UnclosedString | UnclosedList | UnclosedComment
+    ) && offset.saturating_add(FINAL_AFTER) <= len
+}
+
+/// One step through a document, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A list opens (`[`).
+    Open,
+    /// The innermost open list closes (`]`).
+    Close,
+    /// Between a pair's key and its value (`:`).
+    Colon,
+    /// A value that is not a list, already checked.
+    Scalar(Scalar<'a>),
+}
+
+/// A scalar as it appears in the input (valid; in strict JTOO also its one
+/// canonical spelling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scalar<'a> {
+    text: &'a [u8],
+    syntax: Syntax,
+}
+
+impl<'a> Scalar<'a> {
+    /// The bytes of the scalar in the input.
+    pub fn text(&self) -> &'a [u8] {
+        self.text
+    }
+
+    /// The scalar as a [`Value`].
+    ///
+    /// # Errors
+    /// None in practice (the text was checked when it was read); a failure
+    /// would be reported as the parser's error.
+    pub fn to_value(&self) -> Result<Value, Error> {
+        match list::scalar(self.text, self.syntax) {
+            Ok((_, v)) => Ok(v),
+            Err(e) => Err(unwrap_nom_err(e, self.text).into_error(self.text)),
+        }
+    }
+
+    /// Appends the scalar's canonical JTOO spelling to `out`: its text in
+    /// strict JTOO, re-encoded from HTOO.
+    ///
+    /// # Errors
+    /// As [`Scalar::to_value`].
+    pub fn write_canonical(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        if self.syntax.is_lenient() {
+            crate::encode::write_value(out, &self.to_value()?)
+        } else {
+            out.extend_from_slice(self.text);
+            Ok(())
+        }
+    }
+}
+
+/// What the reader expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// The document's value (after leading HTOO whitespace).
+    Start,
+    /// A value in the given role.
+    Value(Role),
+    /// Right after a `[`: its first item or its `]`.
+    ListFirst,
+    /// After an item's first value: its `:` or the item's end.
+    AfterFirst { ambiguous: bool },
+    /// After a whole item: `,` or `]`.
+    AfterItem,
+    /// After the document's value: its end.
+    End { ambiguous: bool },
+    /// The document was read to its end (or an error was returned).
+    Done,
+}
+
+/// Where a value stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// The document itself.
+    Top,
+    /// An item's first value (a plain value or a pair's key).
+    First,
+    /// A pair's value.
+    PairValue,
+}
+
+impl Role {
+    /// What follows a value in this role that could not be a key.
+    fn after(self, ambiguous: bool) -> State {
+        match self {
+            Role::Top => State::End { ambiguous },
+            Role::First => State::AfterFirst { ambiguous },
+            Role::PairValue => State::AfterItem,
+        }
+    }
+}
+
+/// An open list: where its `[` is, and the role of the list itself.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    start: Position,
+    role: Role,
+}
+
+/// Lines and columns, counted once per byte: the position of buffer index
+/// `index`, from which later positions are counted on.
+#[derive(Clone, Copy, Debug)]
+struct Lines {
+    index: usize,
+    /// 1-based line at `index`.
+    line: usize,
+    /// Code points between the start of that line and `index`.
+    column: usize,
+}
+
+/// A pull reader of one document from a byte stream: see the
+/// [module documentation](self).
+pub struct Reader<R> {
+    src: R,
+    buf: Vec<u8>,
+    /// The next unread byte in `buf`.
+    pos: usize,
+    /// The input offset of `buf[0]`.
+    base: usize,
+    lines: Lines,
+    eof: bool,
+    syntax: Syntax,
+    max_depth: usize,
+    max_token: usize,
+    lookahead: usize,
+    final_newline: bool,
+    open: Vec<Open>,
+    state: State,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader of strict JTOO with the default depth limit.
+    pub fn new(src: R) -> Reader<R> {
+        Reader {
+            src,
+            buf: Vec::new(),
+            pos: 0,
+            base: 0,
+            lines: Lines {
+                index: 0,
+                line: 1,
+                column: 0,
+            },
+            eof: false,
+            syntax: Syntax::Strict,
+            max_depth: crate::Options::DEFAULT_MAX_DEPTH,
+            max_token: usize::MAX,
+            lookahead: LOOKAHEAD,
+            final_newline: false,
+            open: Vec::new(),
+            state: State::Start,
+        }
+    }
+
+    /// Reads with `syntax` ([`Syntax::Lenient`] for HTOO).
+    pub fn with_syntax(mut self, syntax: Syntax) -> Self {
+        self.syntax = syntax;
+        self
+    }
+
+    /// Refuses lists nested deeper than `max_depth` (at most
+    /// [`crate::Options::DEPTH_CEILING`]), as [`crate::Options::with_max_depth`].
+    pub fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = crate::Options::new().with_max_depth(max_depth).max_depth();
+        self
+    }
+
+    /// Refuses a single token (a string, byte string, number or run of
+    /// whitespace) longer than `bytes` with [`ErrorKind::TokenTooLong`]:
+    /// the reader's memory is then bounded by about twice this plus a
+    /// fixed buffer, whatever the input. Unlimited by default.
+    pub fn with_max_token(mut self, bytes: usize) -> Self {
+        self.max_token = bytes;
+        self
+    }
+
+    /// Reads `bytes` at a time (at least 1; 64 KiB by default) and keeps
+    /// that many ahead of the position before each step. Smaller saves
+    /// memory and costs speed; any size reads the same document the same
+    /// way.
+    pub fn with_buffer_size(mut self, bytes: usize) -> Self {
+        self.lookahead = bytes.max(1);
+        self
+    }
+
+    /// The bytes the reader holds now (its buffer's capacity): a fixed
+    /// buffer plus the longest token read so far, for watching memory.
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// Accepts one `\n` after a strict document, as text files end (HTOO
+    /// accepts any whitespace there anyway).
+    pub fn with_final_newline(mut self, allowed: bool) -> Self {
+        self.final_newline = allowed;
+        self
+    }
+
+    /// The number of input bytes consumed so far.
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// The next event, or `None` after the document's end was checked
+    /// (nothing but HTOO whitespace, or the allowed final newline, after
+    /// its value).
+    ///
+    /// # Errors
+    /// The parser's errors, positioned in the input; an I/O error of the
+    /// source ([`ErrorKind::Io`]); [`ErrorKind::TokenTooLong`]. After an
+    /// error the reader returns `None`.
+    pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
+        match self.advance() {
+            Ok(Some(Step::Scalar(start))) => Ok(Some(Event::Scalar(Scalar {
+                text: self.buf.get(start..self.pos).unwrap_or_default(),
+                syntax: self.syntax,
+            }))),
+            Ok(Some(Step::Open)) => Ok(Some(Event::Open)),
+            Ok(Some(Step::Close)) => Ok(Some(Event::Close)),
+            Ok(Some(Step::Colon)) => Ok(Some(Event::Colon)),
+            Ok(None) => Ok(None),
+            Err(e) => {
+                self.state = State::Done;
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads the whole document, appending its canonical JTOO (as
+    /// [`crate::to_vec`] of its value writes it) to `out` as it goes:
+    /// `jtoo fmt` in bounded memory. Returns the number of bytes read.
+    ///
+    /// ```
+    /// use jtoo::{parse::Syntax, stream::Reader};
+    /// let mut out = Vec::new();
+    /// Reader::new(&b"[ 1_0 , \"a\" : Y, ] // done\n"[..])
+    ///     .with_syntax(Syntax::Lenient)
+    ///     .write_canonical(&mut out)?;
+    /// assert_eq!(out, br#"[10,"a":Y]"#);
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Reader::next_event`]; a write error of `out` ([`ErrorKind::Io`]).
+    /// What was written before an error stays written.
+    pub fn write_canonical(mut self, out: &mut impl Write) -> Result<usize, Error> {
+        let mut chunk: Vec<u8> = Vec::with_capacity(LOOKAHEAD);
+        // Per open list: no item written yet.
+        let mut first: Vec<bool> = Vec::new();
+        let mut after_colon = false;
+        while let Some(event) = self.next_event()? {
+            let value = !matches!(event, Event::Close | Event::Colon);
+            if value && !after_colon && first.last() == Some(&false) {
+                chunk.push(b',');
+            }
+            if let Some(f) = first.last_mut()
+                && value
+            {
+                *f = false;
+            }
+            after_colon = false;
+            match event {
+                Event::Open => {
+                    chunk.push(b'[');
+                    first.push(true);
+                }
+                Event::Close => {
+                    chunk.push(b']');
+                    first.pop();
+                }
+                Event::Colon => {
+                    chunk.push(b':');
+                    after_colon = true;
+                }
+                Event::Scalar(s) => s.write_canonical(&mut chunk)?,
+            }
+            if chunk.len() >= LOOKAHEAD {
+                out.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+        out.write_all(&chunk)?;
+        Ok(self.offset())
+    }
+
+    fn advance(&mut self) -> Result<Option<Step>, Error> {
+        loop {
+            match self.state {
+                State::Done => return Ok(None),
+                State::Start => {
+                    self.skip_ws()?;
+                    if self.peek()?.is_none() {
+                        return Err(self.error(ErrorKind::ExpectedValue, self.pos));
+                    }
+                    self.state = State::Value(Role::Top);
+                }
+                State::Value(role) => return self.value(role).map(Some),
+                State::ListFirst => {
+                    if self.peek()? == Some(b']') {
+                        return Ok(Some(self.close(1)));
+                    }
+                    self.state = State::Value(Role::First);
+                }
+                State::AfterFirst { ambiguous } => {
+                    let syntax = self.syntax;
+                    let (_, pair) = self.run(|w| {
+                        // Whitespace up to the window's end: read on (the
+                        // `:` may follow); without a `:`, nothing is
+                        // consumed, so a missing `,` is reported where the
+                        // item ended.
+                        let (r, ()) = ws::skip(w, syntax)?;
+                        if r.is_empty() {
+                            return Ok((r, false));
+                        }
+                        cursor::pair_colon(w, w, syntax, || ambiguous)
+                    })?;
+                    if pair {
+                        self.state = State::Value(Role::PairValue);
+                        return Ok(Some(Step::Colon));
+                    }
+                    self.state = State::AfterItem;
+                }
+                State::AfterItem => {
+                    let syntax = self.syntax;
+                    match self.run(|w| cursor::separator(w, w, syntax))? {
+                        (_, Next::Item) => self.state = State::Value(Role::First),
+                        (_, Next::End) => return Ok(Some(self.close(1))),
+                    }
+                }
+                State::End { ambiguous } => {
+                    self.skip_ws()?;
+                    if self.final_newline && !self.syntax.is_lenient() {
+                        self.fill(2)?;
+                        if self.buf.get(self.pos..) == Some(b"\n") {
+                            self.pos += 1;
+                        }
+                    }
+                    return match self.peek()? {
+                        None => {
+                            self.state = State::Done;
+                            Ok(None)
+                        }
+                        Some(b':') if ambiguous => Err(self.error(ErrorKind::AmbiguousKey, self.pos)),
+                        Some(_) => Err(self.error(ErrorKind::TrailingCharacters, self.pos)),
+                    };
+                }
+            }
+        }
+    }
+
+    /// Reads a value in `role`: opens a list, or checks a scalar.
+    fn value(&mut self, role: Role) -> Result<Step, Error> {
+        let syntax = self.syntax;
+        if self.peek()? == Some(b'[') {
+            self.count_lines(self.pos);
+            let start = self.position(self.pos);
+            let depth = self.max_depth.saturating_sub(self.open.len());
+            // Pushed first: an "unclosed list" error is this one's.
+            self.open.push(Open { start, role });
+            self.run(|w| cursor::open(w, syntax, depth))?;
+            self.state = State::ListFirst;
+            return Ok(Step::Open);
+        }
+        let (consumed, ambiguous) =
+            self.run(|w| validate::value_key(w, syntax, 1, Known::NOTHING))?;
+        // `run` may have moved the window: the scalar ends at `pos`.
+        let start = self.pos - consumed;
+        self.state = role.after(ambiguous);
+        Ok(Step::Scalar(start))
+    }
+
+    /// Consumes the `]` (`len` bytes) that closes the innermost list.
+    fn close(&mut self, len: usize) -> Step {
+        self.pos += len;
+        let role = self.open.pop().map_or(Role::Top, |o| o.role);
+        self.state = role.after(false);
+        Step::Close
+    }
+
+    /// Skips HTOO whitespace and comments (nothing in strict JTOO).
+    fn skip_ws(&mut self) -> Result<(), Error> {
+        if self.syntax.is_lenient() {
+            let syntax = self.syntax;
+            self.run(|w| ws::skip(w, syntax))?;
+        }
+        Ok(())
+    }
+
+    /// The next byte, reading if needed; `None` at the end of input.
+    fn peek(&mut self) -> Result<Option<u8>, Error> {
+        self.fill(1)?;
+        Ok(self.buf.get(self.pos).copied())
+    }
+
+    /// Runs a production on the window and moves past what it read; returns
+    /// the bytes consumed and its result. When the production reaches the
+    /// end of the window, or fails in a way more input could change, the
+    /// window grows (doubling) and it runs again.
+    fn run<T>(
+        &mut self,
+        production: impl Fn(&[u8]) -> PResult<'_, T>,
+    ) -> Result<(usize, T), Error> {
+        let mut want = self.lookahead;
+        loop {
+            self.fill(want)?;
+            let window = self.buf.get(self.pos..).unwrap_or_default();
+            let len = window.len();
+            match production(window) {
+                Ok((rest, v)) if !rest.is_empty() || self.eof => {
+                    let consumed = len - rest.len();
+                    self.pos += consumed;
+                    return Ok((consumed, v));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let e = unwrap_nom_err(e, window);
+                    let at = e.offset(window);
+                    if self.eof || is_final(e.kind, at, len) {
+                        return Err(self.parse_error(e, at));
+                    }
+                }
+            }
+            if len >= self.max_token {
+                return Err(self.error(ErrorKind::TokenTooLong(self.max_token), self.pos));
+            }
+            want = len.saturating_mul(2).max(self.lookahead);
+        }
+    }
+
+    /// Reads until `want` bytes are ahead of the position or the input
+    /// ends, first dropping the consumed bytes when they are most of the
+    /// buffer.
+    fn fill(&mut self, want: usize) -> Result<(), Error> {
+        while !self.eof && self.buf.len() - self.pos < want {
+            if self.pos > 0 && self.pos >= self.buf.len() / 2 {
+                self.discard();
+            }
+            let have = self.buf.len();
+            let chunk = want.max(self.lookahead);
+            self.buf.resize(have + chunk, 0);
+            let read = loop {
+                match self.src.read(self.buf.get_mut(have..).unwrap_or_default()) {
+                    Ok(n) => break Ok(n),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => break Err(e),
+                }
+            };
+            let n = read.map_err(|e| {
+                self.buf.truncate(have);
+                Error::from(e)
+            })?;
+            self.buf.truncate(have + n);
+            self.eof = n == 0;
+        }
+        Ok(())
+    }
+
+    /// Drops the consumed bytes, keeping their lines and columns.
+    fn discard(&mut self) {
+        self.count_lines(self.pos);
+        self.buf.drain(..self.pos);
+        self.base += self.pos;
+        self.lines.index -= self.pos;
+        self.pos = 0;
+    }
+
+    /// Moves the line count on to buffer index `index` (at or after it).
+    fn count_lines(&mut self, index: usize) {
+        let p = self.position(index);
+        self.lines = Lines {
+            index,
+            line: p.line,
+            column: p.column - 1,
+        };
+    }
+
+    /// The position of buffer index `index` (at or after the line count's).
+    fn position(&self, index: usize) -> Position {
+        let from = self.lines.index.min(index);
+        let bytes = self.buf.get(from..index).unwrap_or_default();
+        let (line, column) = match memchr::memrchr(b'\n', bytes) {
+            Some(last) => (
+                self.lines.line + memchr::memchr_iter(b'\n', bytes).count(),
+                code_points(bytes.get(last + 1..).unwrap_or_default()),
+            ),
+            None => (self.lines.line, self.lines.column + code_points(bytes)),
+        };
+        Position {
+            offset: self.base + index,
+            line,
+            column: column + 1,
+        }
+    }
+
+    /// A production's error at `at` bytes past the position.
+    fn parse_error(&self, e: ParseError, at: usize) -> Error {
+        match (e.kind, self.open.last()) {
+            // "Unclosed list" is reported where the innermost list began,
+            // which may have left the window.
+            (ErrorKind::UnclosedList, Some(open)) if open.start.offset < self.offset() => {
+                Error::at_position(e.kind, open.start)
+            }
+            _ => self.error(e.kind, self.pos + at),
+        }
+    }
+
+    /// An error at `index` in the buffer.
+    fn error(&self, kind: ErrorKind, index: usize) -> Error {
+        Error::at_position(kind, self.position(index))
+    }
+}
+
+/// What [`Reader::advance`] found (the event without its borrow).
+enum Step {
+    Open,
+    Close,
+    Colon,
+    /// A scalar from this index in the buffer to the position.
+    Scalar(usize),
+}
+
+/// Code points in `bytes`: the bytes that are not UTF-8 continuation bytes
+/// (as [`Position::of`] counts columns).
+fn code_points(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}

@@ -1,0 +1,258 @@
+//! `jtoo::stream::Reader` reads what the whole-input parser reads, with the
+//! same errors at the same positions, whatever the buffer size and however
+//! the source splits its bytes; and it holds a bounded window, not the
+//! input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use jtoo::parse::Syntax;
+use jtoo::stream::Reader;
+use jtoo::{Error, ErrorKind};
+use proptest::prelude::*;
+
+mod common;
+use common::arb_value;
+use std::io::Read;
+use std::path::Path;
+
+/// A source that returns at most `step` bytes per read, cycling through
+/// sizes 1..=step so that every boundary falls somewhere.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+    n: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.n = self.n % self.step + 1;
+        let k = self.n.min(out.len()).min(self.bytes.len());
+        out[..k].copy_from_slice(&self.bytes[..k]);
+        self.bytes = &self.bytes[k..];
+        Ok(k)
+    }
+}
+
+/// Canonical output by the stream reader.
+fn stream(bytes: &[u8], syntax: Syntax, buffer: usize, step: usize) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    Reader::new(Trickle { bytes, step, n: 0 })
+        .with_syntax(syntax)
+        .with_buffer_size(buffer)
+        .write_canonical(&mut out)?;
+    Ok(out)
+}
+
+/// Asserts that the stream reader agrees with `parse::document` on `bytes`.
+fn agree(name: &str, bytes: &[u8], syntax: Syntax) {
+    let whole = jtoo::parse::document(bytes, syntax, jtoo::Options::DEFAULT_MAX_DEPTH)
+        .and_then(|v| jtoo::to_vec(&v));
+    for (buffer, step) in [(1, 1), (2, 3), (5, 7), (64, 1 << 20), (1 << 16, 1 << 20)] {
+        let streamed = stream(bytes, syntax, buffer, step);
+        match (&whole, &streamed) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}: buffer {buffer}"),
+            (Err(a), Err(b)) => assert_eq!(
+                (a.kind(), a.position()),
+                (b.kind(), b.position()),
+                "{name}: buffer {buffer}: {a} vs {b}"
+            ),
+            _ => panic!("{name}: buffer {buffer}: {whole:?} vs {streamed:?}"),
+        }
+    }
+}
+
+#[test]
+fn every_conformance_document_reads_as_the_whole_input_parser_reads_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-tests/cases");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let mut counted = [0usize; 2];
+    for path in files {
+        let syntax = match path.extension().and_then(|e| e.to_str()) {
+            Some("jtoo") => Syntax::Strict,
+            Some("htoo") => Syntax::Lenient,
+            _ => continue,
+        };
+        counted[usize::from(syntax.is_lenient())] += 1;
+        agree(&path.display().to_string(), &std::fs::read(&path).unwrap(), syntax);
+    }
+    // The suite has hundreds of each; a wrong path would find none.
+    assert!(counted[0] > 500 && counted[1] > 100, "{counted:?}");
+}
+
+#[test]
+fn errors_far_into_a_large_input_keep_their_lines_and_columns() {
+    // Line 5001, after 5000 lines that left the window long ago.
+    let mut doc = b"[\n".to_vec();
+    for i in 0..5000 {
+        doc.extend_from_slice(format!("  \"é{i}\": [1, 2, 3], // note\n").as_bytes());
+    }
+    doc.extend_from_slice(b"  \"last\": 1x\n]\n");
+    let err = stream(&doc, Syntax::Lenient, 256, 1000).unwrap_err();
+    let whole = jtoo::parse::document(&doc, Syntax::Lenient, 128).unwrap_err();
+    assert_eq!(err.position(), whole.position());
+    assert_eq!((err.line(), err.column()), (5002, 12));
+
+    // "Unclosed list" points at a `[` that left the window.
+    doc.truncate(doc.len() - 6);
+    let err = stream(&doc, Syntax::Lenient, 256, 1000).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnclosedList);
+    assert_eq!((err.offset(), err.line(), err.column()), (0, 1, 1));
+}
+
+#[test]
+fn a_final_newline_is_accepted_only_when_asked_for() {
+    let read = |bytes: &[u8], allowed: bool| {
+        Reader::new(bytes)
+            .with_final_newline(allowed)
+            .write_canonical(&mut Vec::new())
+            .map_err(|e| e.kind())
+    };
+    assert_eq!(read(b"[1]\n", true), Ok(4));
+    assert_eq!(read(b"[1]\n", false), Err(ErrorKind::TrailingCharacters));
+    assert_eq!(read(b"[1]\n\n", true), Err(ErrorKind::TrailingCharacters));
+    assert_eq!(read(b"[1]", true), Ok(3));
+}
+
+/// An endless document `[1,1,1,…` of `items` items, generated as it is read.
+struct Ones {
+    left: usize,
+    started: bool,
+}
+
+impl Read for Ones {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let mut n = 0;
+        if !self.started && !out.is_empty() {
+            out[0] = b'[';
+            self.started = true;
+            n = 1;
+        }
+        while n + 2 <= out.len() && self.left > 0 {
+            self.left -= 1;
+            out[n] = b'1';
+            out[n + 1] = if self.left == 0 { b']' } else { b',' };
+            n += 2;
+        }
+        Ok(n)
+    }
+}
+
+#[test]
+fn memory_is_a_window_not_the_input() {
+    // 64 MB of `1,`: the reader holds about two buffers.
+    let items = 32 << 20;
+    let mut reader = Reader::new(Ones {
+        left: items,
+        started: false,
+    });
+    let mut events = 0usize;
+    let mut most = 0;
+    while let Some(_event) = reader.next_event().unwrap() {
+        events += 1;
+        most = most.max(reader.buffer_capacity());
+    }
+    assert_eq!(events, items + 2);
+    assert_eq!(reader.offset(), 1 + 2 * items);
+    assert!(most <= 4 << 16, "held {most} bytes");
+}
+
+#[test]
+fn a_token_longer_than_the_limit_is_an_error_not_an_allocation() {
+    // An endless string: refused once it passes the limit.
+    let endless = std::io::repeat(b'a');
+    let source = std::io::Cursor::new(b"[\"".to_vec()).chain(endless);
+    let mut reader = Reader::new(source).with_max_token(1 << 20);
+    let err = loop {
+        match reader.next_event() {
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("an endless string ended"),
+            Err(e) => break e,
+        }
+    };
+    assert_eq!(err.kind(), ErrorKind::TokenTooLong(1 << 20));
+    assert_eq!(err.offset(), 1);
+    assert!(reader.buffer_capacity() <= 4 << 20);
+
+    // An invalid first byte of an endless input stops at once.
+    let mut reader = Reader::new(std::io::repeat(0));
+    assert_eq!(
+        reader.next_event().unwrap_err().kind(),
+        ErrorKind::ExpectedValue
+    );
+}
+
+#[test]
+fn depth_is_limited_as_the_parser_limits_it() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let read = |doc: &str, limit: usize| {
+        Reader::new(doc.as_bytes())
+            .with_max_depth(limit)
+            .write_canonical(&mut Vec::new())
+            .map_err(|e| (e.kind(), e.offset()))
+    };
+    assert!(read(&deep(128), 128).is_ok());
+    assert_eq!(
+        read(&deep(129), 128),
+        Err((ErrorKind::DepthLimitExceeded, 128))
+    );
+    assert_eq!(
+        read(&deep(10_000), usize::MAX),
+        Err((ErrorKind::DepthLimitExceeded, jtoo::Options::DEPTH_CEILING))
+    );
+}
+
+#[test]
+fn read_errors_are_io_errors() {
+    struct Broken;
+    impl Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk on fire"))
+        }
+    }
+    let err = Reader::new(Broken).next_event().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Io);
+    assert!(err.to_string().contains("disk on fire"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_value_streams_to_its_own_bytes(
+        v in arb_value(),
+        buffer in 1usize..40,
+        step in 1usize..40,
+    ) {
+        let doc = jtoo::to_vec(&v).unwrap();
+        prop_assert_eq!(stream(&doc, Syntax::Strict, buffer, step).unwrap(), doc.clone());
+        prop_assert_eq!(stream(&doc, Syntax::Lenient, buffer, step).unwrap(), doc);
+    }
+
+    #[test]
+    fn any_damaged_document_fails_as_the_parser_fails(
+        v in arb_value(),
+        at in any::<prop::sample::Index>(),
+        byte in any::<u8>(),
+        cut in any::<bool>(),
+    ) {
+        let mut doc = jtoo::to_vec(&v).unwrap();
+        let i = at.index(doc.len());
+        if cut {
+            doc.truncate(i);
+        } else {
+            doc[i] = byte;
+        }
+        agree("damaged", &doc, Syntax::Strict);
+        agree("damaged", &doc, Syntax::Lenient);
+    }
+}
