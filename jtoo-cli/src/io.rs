@@ -12,7 +12,8 @@
 //! error that no further byte could repair, so `jtoo check < /dev/zero`
 //! stops after its first chunk instead of reading until memory runs out.
 //! Memory grows with the bytes of the document that arrived, never beyond
-//! the first definite error plus [`FINAL_AFTER`] bytes and a chunk.
+//! the first definite error plus [`jtoo::stream::FINAL_AFTER`] bytes and a
+//! chunk.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Stdout, Write};
 use std::path::{Path, PathBuf};
@@ -66,6 +67,39 @@ impl Out {
             Ok(()) => status,
             Err(code) => code,
         }
+    }
+}
+
+/// [`Out`] as an [`std::io::Write`] for writers that take one (a streamed
+/// document's canonical form), remembering the exit status of a failed
+/// write so it is not mistaken for a read error.
+pub struct OutWrite<'a> {
+    out: &'a mut Out,
+    /// The exit status of the first failed write.
+    pub failed: Option<u8>,
+}
+
+impl Out {
+    /// This output as an [`std::io::Write`].
+    pub fn as_write(&mut self) -> OutWrite<'_> {
+        OutWrite {
+            out: self,
+            failed: None,
+        }
+    }
+}
+
+impl Write for OutWrite<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.w.write(buf).inspect_err(|e| {
+            if e.kind() != std::io::ErrorKind::Interrupted && self.failed.is_none() {
+                self.failed = Some(output_failed(std::io::Error::new(e.kind(), e.to_string())));
+            }
+        })
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.w.flush()
     }
 }
 
@@ -140,7 +174,7 @@ impl Input {
 
     /// Reads the next document: the whole input, or with `lines` the next
     /// line (without its `\n`), stopping early at an error `probe` finds
-    /// that no further byte could repair (see [`is_final`]). A read error
+    /// that no further byte could repair (see [`jtoo::stream::is_final`]). A read error
     /// is reported and gives exit status 2.
     pub fn next_document(&mut self, lines: bool, probe: Probe<'_>) -> Status<Next> {
         next_document(&mut self.reader, lines, probe).map_err(|e| {
@@ -148,6 +182,76 @@ impl Input {
             2
         })
     }
+}
+
+/// Bytes of a document that `fmt` and `check` hold in memory; a longer
+/// input is read in one streaming pass in a bounded window instead
+/// ([`jtoo::stream::Reader`]), so memory stays at about this plus the
+/// window whatever the input's size.
+pub const HOLD: usize = 8 << 20;
+
+/// The longest single token (string, byte string, number, whitespace run)
+/// a streamed document may hold: what bounds memory on endless input.
+pub const MAX_TOKEN: usize = 256 << 20;
+
+impl Input {
+    /// Reads the input whole when it is at most [`HOLD`] bytes, else its
+    /// first bytes, stopping early at an error `probe` finds that no
+    /// further byte could repair (as [`Input::next_document`]). A read
+    /// error is reported and gives exit status 2.
+    pub fn head(&mut self, probe: Probe<'_>) -> Status<Head> {
+        read_document(&mut self.reader, false, probe, HOLD).map_err(|e| {
+            say!("jtoo: cannot read {}: {e}", self.name);
+            2
+        })
+    }
+
+    /// A streaming reader of the document whose first bytes are `head`
+    /// (the rest is this input's), following `syntax`.
+    pub fn stream(&mut self, head: Vec<u8>, syntax: Syntax) -> Stream {
+        let rest = std::mem::replace(&mut self.reader, Box::new(std::io::empty()));
+        jtoo::stream::Reader::new(std::io::Cursor::new(head).chain(rest))
+            .with_syntax(if syntax.htoo {
+                jtoo::parse::Syntax::Lenient
+            } else {
+                jtoo::parse::Syntax::Strict
+            })
+            .with_max_depth(syntax.max_depth)
+            .with_final_newline(true)
+            .with_max_token(MAX_TOKEN)
+    }
+}
+
+/// A streamed document (see [`Input::stream`]).
+pub type Stream = jtoo::stream::Reader<std::io::Chain<std::io::Cursor<Vec<u8>>, Box<dyn BufRead>>>;
+
+/// Reads a streamed document to its end, checking it.
+pub fn drain(reader: &mut Stream) -> Result<(), jtoo::Error> {
+    reader.check_to_end().map(drop)
+}
+
+/// Reports an error of a streamed document, or a read error of its input
+/// (exit status 2 instead of 1).
+pub fn report_streamed(syntax: Syntax, name: &str, reader: &Stream, err: &jtoo::Error) -> u8 {
+    if err.kind() == jtoo::ErrorKind::Io {
+        say!("jtoo: cannot read {name}: {}", err.message());
+        return 2;
+    }
+    // Shown against the bytes the reader still holds: the error's own
+    // line, unless it began before them.
+    let (start, held) = reader.buffered();
+    match err.position() {
+        Some(p) if p.offset >= start => {
+            let local = jtoo::Position {
+                offset: p.offset - start,
+                ..p
+            };
+            let err = jtoo::Error::at_position(err.kind(), local);
+            syntax.report_part(name, held, &err);
+        }
+        _ => report_short(name, None, &[], err, None),
+    }
+    1
 }
 
 /// The inputs of a command taking `FILE…`: stdin when there are none.
@@ -162,23 +266,6 @@ pub fn inputs(files: &[PathBuf]) -> Vec<Option<&Path>> {
 /// Bytes read at a time, and the size of the first check.
 const CHUNK: usize = 64 * 1024;
 
-/// Bytes that must follow an error's position before [`is_final`] trusts
-/// it: more than any token whose error could move with bytes still to come
-/// (the longest date-time is 40 bytes; a JSON number out of range could
-/// still gain an exponent, hence the margin).
-pub const FINAL_AFTER: usize = 4096;
-
-/// Whether `err`, found in the first `len` bytes of an input that may go
-/// on, stays whatever follows: not a "the input ended" error, and at least
-/// [`FINAL_AFTER`] bytes after its position were already read.
-pub fn is_final(err: &jtoo::Error, len: usize) -> bool {
-    use jtoo::ErrorKind::*;
-    !matches!(
-        err.kind(),
-        UnexpectedEnd | UnclosedString | UnclosedList | UnclosedComment
-    ) && err.offset().saturating_add(FINAL_AFTER) <= len
-}
-
 /// One document read by [`next_document`].
 pub enum Next {
     /// The input had no more bytes (lines mode only).
@@ -190,12 +277,35 @@ pub enum Next {
     Invalid(Vec<u8>, jtoo::Error),
 }
 
+/// The start of an input (see [`Input::head`]).
+pub enum Head {
+    /// All of it ([`Next::Doc`] or [`Next::Invalid`]).
+    Whole(Next),
+    /// The first bytes of an input longer than [`HOLD`]; the rest is still
+    /// to be read.
+    Part(Vec<u8>),
+}
+
 /// See [`Input::next_document`].
 pub fn next_document(
     reader: &mut dyn BufRead,
     lines: bool,
     probe: Probe<'_>,
 ) -> std::io::Result<Next> {
+    Ok(match read_document(reader, lines, probe, usize::MAX)? {
+        Head::Whole(next) => next,
+        // No document is longer than `usize::MAX` bytes.
+        Head::Part(doc) => Next::Doc(doc),
+    })
+}
+
+/// [`next_document`], stopping after more than `limit` bytes.
+fn read_document(
+    reader: &mut dyn BufRead,
+    lines: bool,
+    probe: Probe<'_>,
+    limit: usize,
+) -> std::io::Result<Head> {
     let mut doc = Vec::new();
     let mut next_probe = CHUNK;
     let mut any = false;
@@ -206,11 +316,11 @@ pub fn next_document(
             Err(e) => return Err(e),
         };
         if chunk.is_empty() {
-            return Ok(if lines && !any {
+            return Ok(Head::Whole(if lines && !any {
                 Next::End
             } else {
                 Next::Doc(doc)
-            });
+            }));
         }
         any = true;
         let (take, done) = match lines.then(|| chunk.iter().position(|&b| b == b'\n')) {
@@ -220,14 +330,23 @@ pub fn next_document(
         doc.extend_from_slice(chunk.get(..take).unwrap_or_default());
         reader.consume(if done { take + 1 } else { take });
         if done {
-            return Ok(Next::Doc(doc));
+            return Ok(Head::Whole(Next::Doc(doc)));
+        }
+        if doc.len() > limit {
+            return Ok(Head::Part(doc));
         }
         if doc.len() >= next_probe {
-            next_probe = doc.len().saturating_mul(2);
+            // Doubling sizes; with a limit (the rest is then streamed,
+            // which stops at the first error itself) the first chunk only.
+            next_probe = if limit == usize::MAX {
+                doc.len().saturating_mul(2)
+            } else {
+                usize::MAX
+            };
             if let Err(e) = probe(&doc)
-                && is_final(&e, doc.len())
+                && jtoo::stream::is_final(e.kind(), e.offset(), doc.len())
             {
-                return Ok(Next::Invalid(doc, e));
+                return Ok(Head::Whole(Next::Invalid(doc, e)));
             }
         }
     }
@@ -319,6 +438,18 @@ impl Syntax {
     /// `file:line:col: message` line. A hint follows when the error looks
     /// like a JSON habit, or when strict input would read as HTOO.
     pub fn report(self, name: &str, source: &[u8], err: &jtoo::Error) {
+        if !self.htoo {
+            let looks_like_htoo = name.ends_with(".htoo") || htoo::from_slice(source).is_ok();
+            let hint = looks_like_htoo.then_some("this looks like HTOO: try --htoo");
+            return report_short(name, None, source, err, hint);
+        }
+        self.report_part(name, source, err);
+    }
+
+    /// [`Syntax::report`] where `source` is only part of the input, around
+    /// the error (whose offset is in `source`; line and column are the
+    /// input's): no guess about the whole input.
+    pub fn report_part(self, name: &str, source: &[u8], err: &jtoo::Error) {
         if self.htoo {
             say!(
                 "{}",
@@ -328,9 +459,7 @@ impl Syntax {
             );
             return;
         }
-        let looks_like_htoo = name.ends_with(".htoo") || htoo::from_slice(source).is_ok();
-        let hint = looks_like_htoo.then_some("this looks like HTOO: try --htoo");
-        report_short(name, None, source, err, hint);
+        report_short(name, None, source, err, None);
     }
 }
 

@@ -186,9 +186,17 @@ impl Error {
         }))
     }
 
-    /// An error at a position computed elsewhere (a streaming reader that
-    /// no longer holds the bytes before it).
-    pub(crate) fn at_position(kind: ErrorKind, position: Position) -> Error {
+    /// An error at a position computed elsewhere (by a streaming reader
+    /// that no longer holds the bytes before it, or to show an error
+    /// against part of its input).
+    ///
+    /// ```
+    /// use jtoo::{Error, ErrorKind, Position};
+    /// let p = Position { offset: 70_000, line: 900, column: 4 };
+    /// let err = Error::at_position(ErrorKind::ExpectedValue, p);
+    /// assert_eq!(err.to_string(), "expected a value at line 900 column 4");
+    /// ```
+    pub fn at_position(kind: ErrorKind, position: Position) -> Error {
         Error(Box::new(Inner {
             kind,
             position: Some(position),

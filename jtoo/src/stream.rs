@@ -165,10 +165,13 @@ impl Role {
     }
 }
 
-/// An open list: where its `[` is, and the role of the list itself.
+/// An open list: where its `[` is (the input offset, and its position
+/// once counted: when its bytes are dropped, or for an error), and the
+/// role of the list itself.
 #[derive(Clone, Copy, Debug)]
 struct Open {
-    start: Position,
+    start: usize,
+    position: Option<Position>,
     role: Role,
 }
 
@@ -187,7 +190,14 @@ struct Lines {
 /// [module documentation](self).
 pub struct Reader<R> {
     src: R,
+    /// `buf[..end]` holds the bytes read and not yet dropped; the rest is
+    /// room for the next reads.
     buf: Vec<u8>,
+    end: usize,
+    /// `buf[..utf8]` is known to be UTF-8 (checked once per read).
+    utf8: usize,
+    /// An invalid UTF-8 sequence was read: strings check their own.
+    not_utf8: bool,
     /// The next unread byte in `buf`.
     pos: usize,
     /// The input offset of `buf[0]`.
@@ -209,6 +219,9 @@ impl<R: Read> Reader<R> {
         Reader {
             src,
             buf: Vec::new(),
+            end: 0,
+            utf8: 0,
+            not_utf8: false,
             pos: 0,
             base: 0,
             lines: Lines {
@@ -259,7 +272,8 @@ impl<R: Read> Reader<R> {
     }
 
     /// The bytes the reader holds now (its buffer's capacity): a fixed
-    /// buffer plus the longest token read so far, for watching memory.
+    /// buffer (16 times the read size) or twice the longest token read so
+    /// far, for watching memory.
     pub fn buffer_capacity(&self) -> usize {
         self.buf.capacity()
     }
@@ -269,6 +283,23 @@ impl<R: Read> Reader<R> {
     pub fn with_final_newline(mut self, allowed: bool) -> Self {
         self.final_newline = allowed;
         self
+    }
+
+    /// The input offset of the first byte the reader still holds, and the
+    /// bytes it holds (those consumed last and those read ahead): the
+    /// context to show with an error.
+    ///
+    /// ```
+    /// use jtoo::stream::Reader;
+    /// let mut r = Reader::new(&b"[1,2x]"[..]);
+    /// let err = loop {
+    ///     if let Err(e) = r.next_event() { break e; }
+    /// };
+    /// let (start, held) = r.buffered();
+    /// assert_eq!(&held[err.offset() - start..], b"x]");
+    /// ```
+    pub fn buffered(&self) -> (usize, &[u8]) {
+        (self.base, self.buf.get(..self.end).unwrap_or_default())
     }
 
     /// The number of input bytes consumed so far.
@@ -285,25 +316,50 @@ impl<R: Read> Reader<R> {
     /// source ([`ErrorKind::Io`]); [`ErrorKind::TokenTooLong`]. After an
     /// error the reader returns `None`.
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
-        match self.advance() {
-            Ok(Some(Step::Scalar(start))) => Ok(Some(Event::Scalar(Scalar {
+        Ok(match self.step(false)? {
+            Some(Step::Scalar(start) | Step::Whole(start)) => Some(Event::Scalar(Scalar {
                 text: self.buf.get(start..self.pos).unwrap_or_default(),
                 syntax: self.syntax,
-            }))),
-            Ok(Some(Step::Open)) => Ok(Some(Event::Open)),
-            Ok(Some(Step::Close)) => Ok(Some(Event::Close)),
-            Ok(Some(Step::Colon)) => Ok(Some(Event::Colon)),
-            Ok(None) => Ok(None),
-            Err(e) => {
-                self.state = State::Done;
-                Err(e)
-            }
-        }
+            })),
+            Some(Step::Open) => Some(Event::Open),
+            Some(Step::Close) => Some(Event::Close),
+            Some(Step::Colon) => Some(Event::Colon),
+            None => None,
+        })
+    }
+
+    /// Reads the whole document, checking it: `jtoo check` in bounded
+    /// memory. Returns the number of bytes read. Lists that fit in the
+    /// window are checked in one run of the validator, so this runs near
+    /// [`crate::validate`]'s speed.
+    ///
+    /// ```
+    /// use jtoo::stream::Reader;
+    /// assert_eq!(Reader::new(&b"[1,[2,3]]"[..]).check_to_end()?, 9);
+    /// assert!(Reader::new(&b"[1,[2,3]"[..]).check_to_end().is_err());
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Reader::next_event`].
+    pub fn check_to_end(&mut self) -> Result<usize, Error> {
+        while self.step(true)?.is_some() {}
+        Ok(self.offset())
+    }
+
+    /// The next step; with `whole`, a list that fits in the window is read
+    /// whole. After an error, the reader is done.
+    fn step(&mut self, whole: bool) -> Result<Option<Step>, Error> {
+        self.advance(whole)
+            .inspect_err(|_| self.state = State::Done)
     }
 
     /// Reads the whole document, appending its canonical JTOO (as
     /// [`crate::to_vec`] of its value writes it) to `out` as it goes:
-    /// `jtoo fmt` in bounded memory. Returns the number of bytes read.
+    /// `jtoo fmt` in bounded memory. Returns the number of bytes read. In
+    /// strict JTOO a valid document is its own canonical form, so its bytes
+    /// are copied as they are checked (lists that fit in the window in one
+    /// piece); HTOO is re-encoded token by token.
     ///
     /// ```
     /// use jtoo::{parse::Syntax, stream::Reader};
@@ -318,13 +374,14 @@ impl<R: Read> Reader<R> {
     /// # Errors
     /// As [`Reader::next_event`]; a write error of `out` ([`ErrorKind::Io`]).
     /// What was written before an error stays written.
-    pub fn write_canonical(mut self, out: &mut impl Write) -> Result<usize, Error> {
+    pub fn write_canonical(&mut self, out: &mut impl Write) -> Result<usize, Error> {
+        let strict = !self.syntax.is_lenient();
         let mut chunk: Vec<u8> = Vec::with_capacity(LOOKAHEAD);
         // Per open list: no item written yet.
         let mut first: Vec<bool> = Vec::new();
         let mut after_colon = false;
-        while let Some(event) = self.next_event()? {
-            let value = !matches!(event, Event::Close | Event::Colon);
+        while let Some(step) = self.step(strict)? {
+            let value = !matches!(step, Step::Close | Step::Colon);
             if value && !after_colon && first.last() == Some(&false) {
                 chunk.push(b',');
             }
@@ -334,20 +391,31 @@ impl<R: Read> Reader<R> {
                 *f = false;
             }
             after_colon = false;
-            match event {
-                Event::Open => {
+            match step {
+                Step::Open => {
                     chunk.push(b'[');
                     first.push(true);
                 }
-                Event::Close => {
+                Step::Close => {
                     chunk.push(b']');
                     first.pop();
                 }
-                Event::Colon => {
+                Step::Colon => {
                     chunk.push(b':');
                     after_colon = true;
                 }
-                Event::Scalar(s) => s.write_canonical(&mut chunk)?,
+                Step::Scalar(start) | Step::Whole(start) => {
+                    let text = self.buf.get(start..self.pos).unwrap_or_default();
+                    if strict {
+                        chunk.extend_from_slice(text);
+                    } else {
+                        let scalar = Scalar {
+                            text,
+                            syntax: self.syntax,
+                        };
+                        scalar.write_canonical(&mut chunk)?;
+                    }
+                }
             }
             if chunk.len() >= LOOKAHEAD {
                 out.write_all(&chunk)?;
@@ -358,7 +426,7 @@ impl<R: Read> Reader<R> {
         Ok(self.offset())
     }
 
-    fn advance(&mut self) -> Result<Option<Step>, Error> {
+    fn advance(&mut self, whole: bool) -> Result<Option<Step>, Error> {
         loop {
             match self.state {
                 State::Done => return Ok(None),
@@ -369,7 +437,12 @@ impl<R: Read> Reader<R> {
                     }
                     self.state = State::Value(Role::Top);
                 }
-                State::Value(role) => return self.value(role).map(Some),
+                State::Value(role) => {
+                    if whole && let Some(step) = self.value_whole(role)? {
+                        return Ok(Some(step));
+                    }
+                    return self.value(role).map(Some);
+                }
                 State::ListFirst => {
                     if self.peek()? == Some(b']') {
                         return Ok(Some(self.close(1)));
@@ -406,7 +479,7 @@ impl<R: Read> Reader<R> {
                     self.skip_ws()?;
                     if self.final_newline && !self.syntax.is_lenient() {
                         self.fill(2)?;
-                        if self.buf.get(self.pos..) == Some(b"\n") {
+                        if self.buf.get(self.pos..self.end) == Some(b"\n") {
                             self.pos += 1;
                         }
                     }
@@ -415,7 +488,9 @@ impl<R: Read> Reader<R> {
                             self.state = State::Done;
                             Ok(None)
                         }
-                        Some(b':') if ambiguous => Err(self.error(ErrorKind::AmbiguousKey, self.pos)),
+                        Some(b':') if ambiguous => {
+                            Err(self.error(ErrorKind::AmbiguousKey, self.pos))
+                        }
                         Some(_) => Err(self.error(ErrorKind::TrailingCharacters, self.pos)),
                     };
                 }
@@ -427,21 +502,62 @@ impl<R: Read> Reader<R> {
     fn value(&mut self, role: Role) -> Result<Step, Error> {
         let syntax = self.syntax;
         if self.peek()? == Some(b'[') {
-            self.count_lines(self.pos);
-            let start = self.position(self.pos);
+            let start = self.offset();
             let depth = self.max_depth.saturating_sub(self.open.len());
             // Pushed first: an "unclosed list" error is this one's.
-            self.open.push(Open { start, role });
+            self.open.push(Open {
+                start,
+                position: None,
+                role,
+            });
             self.run(|w| cursor::open(w, syntax, depth))?;
             self.state = State::ListFirst;
             return Ok(Step::Open);
         }
         let (consumed, ambiguous) =
-            self.run(|w| validate::value_key(w, syntax, 1, Known::NOTHING))?;
+            self.run_known(|w, known| validate::value_key(w, syntax, 1, known))?;
         // `run` may have moved the window: the scalar ends at `pos`.
         let start = self.pos - consumed;
         self.state = role.after(ambiguous);
         Ok(Step::Scalar(start))
+    }
+
+    /// Reads a list in `role` in one run of the validator when it ends in
+    /// the window as it is (the window never grows for it): `None` when
+    /// it does not, or when the value is not a list, and nothing was
+    /// consumed.
+    fn value_whole(&mut self, role: Role) -> Result<Option<Step>, Error> {
+        self.fill(self.lookahead)?;
+        let window = self.buf.get(self.pos..self.end).unwrap_or_default();
+        if window.first() != Some(&b'[') {
+            return Ok(None);
+        }
+        let known = if self.utf8 == self.end {
+            Known::UTF8
+        } else {
+            Known::NOTHING
+        };
+        let depth = self.max_depth.saturating_sub(self.open.len());
+        match validate::value_key(window, self.syntax, depth, known) {
+            Ok((rest, ambiguous)) if !rest.is_empty() || self.eof => {
+                let start = self.pos;
+                self.pos += window.len() - rest.len();
+                self.state = role.after(ambiguous);
+                Ok(Some(Step::Whole(start)))
+            }
+            Ok(_) => Ok(None),
+            Err(e) => {
+                let e = unwrap_nom_err(e, window);
+                let at = e.offset(window);
+                // The list is in the window from its `[`: the error's own
+                // position is right, "unclosed list" included.
+                if self.eof || is_final(e.kind, at, window.len()) {
+                    Err(self.error(e.kind, self.pos + at))
+                } else {
+                    Ok(None)
+                }
+            }
+        }
     }
 
     /// Consumes the `]` (`len` bytes) that closes the innermost list.
@@ -464,7 +580,11 @@ impl<R: Read> Reader<R> {
     /// The next byte, reading if needed; `None` at the end of input.
     fn peek(&mut self) -> Result<Option<u8>, Error> {
         self.fill(1)?;
-        Ok(self.buf.get(self.pos).copied())
+        Ok(self
+            .buf
+            .get(self.pos..self.end)
+            .and_then(|w| w.first())
+            .copied())
     }
 
     /// Runs a production on the window and moves past what it read; returns
@@ -475,12 +595,26 @@ impl<R: Read> Reader<R> {
         &mut self,
         production: impl Fn(&[u8]) -> PResult<'_, T>,
     ) -> Result<(usize, T), Error> {
+        self.run_known(|w, _| production(w))
+    }
+
+    /// [`Reader::run`] for a production told what is known of the window
+    /// (its UTF-8, when every byte of it was checked).
+    fn run_known<T>(
+        &mut self,
+        production: impl for<'w> Fn(&'w [u8], Known<'static>) -> PResult<'w, T>,
+    ) -> Result<(usize, T), Error> {
         let mut want = self.lookahead;
         loop {
             self.fill(want)?;
-            let window = self.buf.get(self.pos..).unwrap_or_default();
+            let known = if self.utf8 == self.end {
+                Known::UTF8
+            } else {
+                Known::NOTHING
+            };
+            let window = self.buf.get(self.pos..self.end).unwrap_or_default();
             let len = window.len();
-            match production(window) {
+            match production(window, known) {
                 Ok((rest, v)) if !rest.is_empty() || self.eof => {
                     let consumed = len - rest.len();
                     self.pos += consumed;
@@ -503,37 +637,73 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads until `want` bytes are ahead of the position or the input
-    /// ends, first dropping the consumed bytes when they are most of the
-    /// buffer.
+    /// ends. Reads go into the room after the held bytes; when there is
+    /// too little, the consumed bytes are dropped first, and the buffer
+    /// grows only for a window longer than it.
     fn fill(&mut self, want: usize) -> Result<(), Error> {
-        while !self.eof && self.buf.len() - self.pos < want {
-            if self.pos > 0 && self.pos >= self.buf.len() / 2 {
-                self.discard();
+        while !self.eof && self.end - self.pos < want {
+            let block = want.max(self.lookahead);
+            if self.buf.len() - self.end < block {
+                if self.pos > 0 {
+                    self.discard();
+                }
+                let size = (self.end + block).max(self.lookahead.saturating_mul(16));
+                if self.buf.len() < size {
+                    self.buf.resize(size, 0);
+                }
             }
-            let have = self.buf.len();
-            let chunk = want.max(self.lookahead);
-            self.buf.resize(have + chunk, 0);
-            let read = loop {
-                match self.src.read(self.buf.get_mut(have..).unwrap_or_default()) {
-                    Ok(n) => break Ok(n),
+            let room = self.buf.get_mut(self.end..).unwrap_or_default();
+            let n = loop {
+                match self.src.read(room) {
+                    Ok(n) => break n,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => break Err(e),
+                    Err(e) => return Err(Error::from(e)),
                 }
             };
-            let n = read.map_err(|e| {
-                self.buf.truncate(have);
-                Error::from(e)
-            })?;
-            self.buf.truncate(have + n);
+            self.end += n;
             self.eof = n == 0;
+            self.check_utf8();
         }
         Ok(())
     }
 
-    /// Drops the consumed bytes, keeping their lines and columns.
+    /// Moves the checked-UTF-8 mark over the bytes just read, up to a
+    /// sequence cut by the end of the read (checked with the next one).
+    fn check_utf8(&mut self) {
+        if self.not_utf8 {
+            return;
+        }
+        let unchecked = self.buf.get(self.utf8..self.end).unwrap_or_default();
+        match simdutf8::compat::from_utf8(unchecked) {
+            Ok(_) => self.utf8 = self.end,
+            Err(e) => {
+                self.utf8 += e.valid_up_to();
+                // Invalid, not cut: strings now check their own UTF-8.
+                self.not_utf8 = e.error_len().is_some() || self.eof;
+            }
+        }
+    }
+
+    /// Drops the consumed bytes, keeping their lines and columns (and the
+    /// positions of the open lists that began in them).
     fn discard(&mut self) {
+        for i in 0..self.open.len() {
+            if let Some(o) = self.open.get(i).copied()
+                && o.position.is_none()
+                && o.start < self.base + self.pos
+            {
+                let index = o.start - self.base;
+                self.count_lines(index);
+                let position = self.position(index);
+                if let Some(o) = self.open.get_mut(i) {
+                    o.position = Some(position);
+                }
+            }
+        }
         self.count_lines(self.pos);
-        self.buf.drain(..self.pos);
+        self.buf.copy_within(self.pos..self.end, 0);
+        self.end -= self.pos;
+        self.utf8 = self.utf8.saturating_sub(self.pos);
         self.base += self.pos;
         self.lines.index -= self.pos;
         self.pos = 0;
@@ -572,8 +742,13 @@ impl<R: Read> Reader<R> {
         match (e.kind, self.open.last()) {
             // "Unclosed list" is reported where the innermost list began,
             // which may have left the window.
-            (ErrorKind::UnclosedList, Some(open)) if open.start.offset < self.offset() => {
-                Error::at_position(e.kind, open.start)
+            (ErrorKind::UnclosedList, Some(open)) if open.start < self.offset() => {
+                match (open.position, open.start.checked_sub(self.base)) {
+                    (Some(p), _) => Error::at_position(e.kind, p),
+                    (None, Some(index)) => self.error(e.kind, index),
+                    // Dropped bytes had their lists' positions counted.
+                    (None, None) => self.error(e.kind, 0),
+                }
             }
             _ => self.error(e.kind, self.pos + at),
         }
@@ -592,10 +767,24 @@ enum Step {
     Colon,
     /// A scalar from this index in the buffer to the position.
     Scalar(usize),
+    /// A whole list, checked, from this index in the buffer to the
+    /// position.
+    Whole(usize),
 }
 
 /// Code points in `bytes`: the bytes that are not UTF-8 continuation bytes
-/// (as [`Position::of`] counts columns).
+/// (as [`Position::of`] counts columns), eight at a time.
 fn code_points(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+    let mut chunks = bytes.chunks_exact(8);
+    let mut continuation = 0usize;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // `10xxxxxx`: the top bit set and the next one clear.
+        continuation += (w & !(w << 1) & 0x8080_8080_8080_8080).count_ones() as usize;
+    }
+    let rest = chunks.remainder();
+    continuation += rest.iter().filter(|&&b| (b as i8) < -0x40).count();
+    bytes.len() - continuation
 }

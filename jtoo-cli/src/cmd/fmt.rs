@@ -1,6 +1,7 @@
 //! `jtoo fmt [--htoo] [--check | --in-place] [FILE…]`: canonical JTOO.
 
-use crate::io::{Input, Out, Status, Syntax, inputs, say};
+use crate::io::{Head, Input, Next, Out, Status, Syntax, drain, inputs, report_streamed, say};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `jtoo fmt`.
@@ -24,7 +25,10 @@ pub struct Args {
 /// Formats every input. Without a flag, writes each document's canonical
 /// JTOO and one `\n` to stdout. Exit 0; 1 when an input is invalid (a
 /// diagnostic on stderr, nothing on stdout for it) or, with `--check`, not
-/// canonical; 2 for usage or I/O errors.
+/// canonical; 2 for usage or I/O errors. An input of up to 8 MiB is read
+/// whole; a longer one is formatted as it is read, in bounded memory (a
+/// window of the input, not the input), so when it turns out invalid the
+/// part before the error has been written.
 pub fn run(args: Args) -> u8 {
     let syntax = Syntax::new(args.htoo);
     let mut out = Out::new();
@@ -42,7 +46,20 @@ pub fn run(args: Args) -> u8 {
 
 fn format_one(file: Option<&Path>, syntax: Syntax, args: &Args, out: &mut Out) -> Status {
     let mut input = Input::open(file)?;
-    let (bytes, value) = syntax.read(&mut input)?;
+    let probe = |b: &[u8]| syntax.validate(b);
+    let bytes = match input.head(&probe)? {
+        Head::Whole(Next::Doc(bytes)) => bytes,
+        Head::Whole(Next::Invalid(bytes, e)) => {
+            syntax.report(&input.name, &bytes, &e);
+            return Err(1);
+        }
+        Head::Whole(Next::End) => Vec::new(),
+        Head::Part(head) => return format_streamed(file, input, head, syntax, args, out),
+    };
+    let value = syntax.parse(&bytes).map_err(|e| {
+        syntax.report(&input.name, &bytes, &e);
+        1
+    })?;
     let mut canonical = jtoo::to_vec(&value).map_err(|e| {
         say!("jtoo: {}: {e}", input.name);
         1
@@ -58,7 +75,7 @@ fn format_one(file: Option<&Path>, syntax: Syntax, args: &Args, out: &mut Out) -
     match file {
         Some(path) if args.in_place => {
             if bytes != canonical {
-                replace_file(path, &canonical)?;
+                replace_file(path, |f| f.write_all(&canonical).map_err(|e| e.to_string()))?;
             }
             Ok(())
         }
@@ -66,18 +83,101 @@ fn format_one(file: Option<&Path>, syntax: Syntax, args: &Args, out: &mut Out) -
     }
 }
 
-/// Replaces `path`'s contents with `bytes` through a file beside it renamed
-/// over it, so a crash leaves the old or the new file, never half of one.
-fn replace_file(path: &Path, bytes: &[u8]) -> Status {
+/// [`format_one`] for an input longer than [`crate::io::HOLD`], in one
+/// streaming pass (two for a file that `--in-place` rewrites): memory
+/// stays bounded whatever the input's size. Written to stdout as it is
+/// read, so an input that turns out invalid leaves the part before the
+/// error there (exit 1, as always).
+fn format_streamed(
+    file: Option<&Path>,
+    mut input: Input,
+    head: Vec<u8>,
+    syntax: Syntax,
+    args: &Args,
+    out: &mut Out,
+) -> Status {
+    if args.check || args.in_place {
+        // Canonical exactly when the input is strict JTOO and one `\n`.
+        let strict = Syntax {
+            htoo: false,
+            ..syntax
+        };
+        let mut reader = input.stream(head, strict);
+        let checked = drain(&mut reader);
+        let canonical = checked.is_ok() && reader.buffered().1.last() == Some(&b'\n');
+        match checked {
+            Err(e) if e.kind() == jtoo::ErrorKind::Io => {
+                return Err(report_streamed(strict, &input.name, &reader, &e));
+            }
+            Err(e) if !syntax.htoo => {
+                return Err(report_streamed(strict, &input.name, &reader, &e));
+            }
+            // Valid as HTOO? Only a file can be read again to tell;
+            // standard input is then listed as not canonical.
+            Err(_) => {
+                if let Some(path) = file {
+                    let mut again = Input::open(Some(path))?;
+                    let mut reader = again.stream(Vec::new(), syntax);
+                    if let Err(e) = drain(&mut reader) {
+                        return Err(report_streamed(syntax, &again.name, &reader, &e));
+                    }
+                }
+            }
+            Ok(()) if canonical => return Ok(()),
+            Ok(()) => {}
+        }
+        return match file {
+            Some(path) if args.in_place => replace_file(path, |f| {
+                let mut again =
+                    Input::open(Some(path)).map_err(|_| "cannot read it again".to_string())?;
+                let mut reader = again.stream(Vec::new(), syntax);
+                reader
+                    .write_canonical(&mut *f)
+                    .and_then(|_| f.write_all(b"\n").map_err(jtoo::Error::from))
+                    .map_err(|e| e.to_string())
+            }),
+            _ => {
+                out.line(input.name.as_bytes())?;
+                Err(1)
+            }
+        };
+    }
+    let mut reader = input.stream(head, syntax);
+    let mut sink = out.as_write();
+    match reader.write_canonical(&mut sink) {
+        Ok(_) => out.write(b"\n"),
+        Err(e) => Err(sink
+            .failed
+            .unwrap_or_else(|| report_streamed(syntax, &input.name, &reader, &e))),
+    }
+}
+
+/// Replaces `path`'s contents with what `write` writes, through a file
+/// beside it renamed over it, so a crash or an error leaves the old or the
+/// new file, never half of one.
+fn replace_file(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), String>,
+) -> Status {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".jtoo-fmt-{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let written = std::fs::write(&tmp, bytes)
-        .and_then(|()| match std::fs::metadata(path) {
-            Ok(meta) => std::fs::set_permissions(&tmp, meta.permissions()),
-            Err(e) => Err(e),
+    let written = std::fs::File::create(&tmp)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            let mut w = std::io::BufWriter::new(f);
+            write(&mut w)?;
+            w.into_inner()
+                .map_err(|e| e.error().to_string())
+                .and_then(|f| f.sync_all().map_err(|e| e.to_string()))
         })
-        .and_then(|()| std::fs::rename(&tmp, path));
+        .and_then(|()| match std::fs::metadata(path) {
+            Ok(meta) => {
+                std::fs::set_permissions(&tmp, meta.permissions()).map_err(|e| e.to_string())
+            }
+            Err(e) => Err(e.to_string()),
+        })
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| e.to_string()));
     written.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         say!("jtoo: cannot write {}: {e}", path.display());

@@ -39,27 +39,45 @@ fn hex_lower(b: u8) -> Option<u8> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Known<'a> {
     text: Option<&'a str>,
+    /// The input is UTF-8 (`text` is it, when at hand).
+    utf8: bool,
 }
 
 impl<'a> Known<'a> {
     /// Nothing known: every string is checked on its own.
-    pub const NOTHING: Known<'static> = Known { text: None };
+    pub const NOTHING: Known<'static> = Known {
+        text: None,
+        utf8: false,
+    };
+
+    /// The input was checked to be UTF-8 in pieces (a streaming reader's
+    /// window), its text not at hand: strings are skipped without their
+    /// UTF-8 being checked again, and built by checking it.
+    pub(crate) const UTF8: Known<'static> = Known {
+        text: None,
+        utf8: true,
+    };
 
     /// Checks `input`, a whole document.
     pub fn check(input: &'a [u8]) -> Known<'a> {
+        let text = simdutf8::basic::from_utf8(input).ok();
         Known {
-            text: simdutf8::basic::from_utf8(input).ok(),
+            utf8: text.is_some(),
+            text,
         }
     }
 
     /// As [`Known::check`], for a document that is already a `&str`.
     pub fn of_str(text: &'a str) -> Known<'a> {
-        Known { text: Some(text) }
+        Known {
+            text: Some(text),
+            utf8: true,
+        }
     }
 
     /// Whether the document is known to be UTF-8.
     pub fn is_utf8(&self) -> bool {
-        self.text.is_some()
+        self.utf8
     }
 
     /// These facts for `input` if it is a suffix of the checked document
