@@ -55,6 +55,12 @@ impl Scratch {
     /// and whose first pair is at `pairs[pairs_base]` into that list.
     fn take(&mut self, base: usize, pairs_base: usize) -> List {
         let pairs = self.pairs.len() - pairs_base;
+        if base == 0 && pairs == 0 {
+            // The outermost list of plain values (the shape of a huge
+            // document): its items are the whole stack, which becomes the
+            // list itself (shrunk in place) instead of being copied.
+            return List::from_values_vec(std::mem::take(&mut self.values));
+        }
         let values = self.values.drain(base..);
         let list = if pairs == 0 {
             List::from_values(values)

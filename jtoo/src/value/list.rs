@@ -169,6 +169,12 @@ impl List {
         }
     }
 
+    /// A list of the plain `values`, keeping their allocation (shrunk to
+    /// their number).
+    pub(crate) fn from_values_vec(values: Vec<Value>) -> List {
+        List(Repr::Values(values.into_boxed_slice()))
+    }
+
     /// A record from `values`, each pair its key then its value (an even,
     /// non-zero number of values: the parser's scratch stack).
     pub(crate) fn from_pair_values(mut values: std::vec::Drain<'_, Value>) -> List {
