@@ -25,8 +25,6 @@ mod scan;
 #[cfg(feature = "serde")]
 pub mod serde;
 pub mod stream;
-#[cfg(feature = "json")]
-pub mod tagged;
 pub mod types;
 mod value;
 
@@ -38,7 +36,7 @@ pub use types::{
     Date, DateTime, Decimal, Integer, Offset, OffsetSign, Time, TimePrecision, Timestamp,
     TimestampPrecision,
 };
-pub use value::{Item, ItemMut, ItemRef, List, Pair, Str, Value, list};
+pub use value::{Item, ItemMut, ItemRef, List, Pair, Str, Value, list, walk};
 
 #[doc(hidden)]
 pub use macros::__private;

@@ -36,6 +36,7 @@ pub mod cases;
 pub mod compare;
 pub mod exec;
 pub mod runner;
+pub mod tagged;
 
 /// The spec revision the runner uses when none is given: the newest folder
 /// under `cases/` by name.

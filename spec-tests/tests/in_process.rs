@@ -1,5 +1,5 @@
 //! Every case against our crates, in-process: `jtoo` (strict), `htoo`
-//! (lenient), the canonical encoder and `jtoo::tagged`; the frame cases
+//! (lenient), the canonical encoder and `spec_tests::tagged`; the frame cases
 //! through `jtoo_frame::FrameCodec` and the greeting cases through
 //! `jtoo_frame::Handshake::server`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -37,7 +37,7 @@ fn check(case: &Case, syntax: Syntax) -> Result<(), String> {
         Kind::Valid(_) => {
             let expected = read_json(&case.sibling(".json"))?;
             let v = parse(syntax, &input).map_err(|e| format!("rejected: {e}"))?;
-            compare::same(&expected, &jtoo::tagged::to_tagged(&v))?;
+            compare::same(&expected, &spec_tests::tagged::to_tagged(&v))?;
             let canonical = match case.kind {
                 Kind::Valid(Syntax::Htoo) => {
                     std::fs::read(case.sibling(".canonical.jtoo")).map_err(|e| e.to_string())?
@@ -60,7 +60,7 @@ fn check(case: &Case, syntax: Syntax) -> Result<(), String> {
             Ok(())
         }
         Kind::Invalid(_) => match parse(syntax, &input) {
-            Ok(v) => Err(format!("accepted as {}", jtoo::tagged::to_tagged(&v))),
+            Ok(v) => Err(format!("accepted as {}", spec_tests::tagged::to_tagged(&v))),
             Err(_) => Ok(()),
         },
         _ => Ok(()),
@@ -82,7 +82,7 @@ fn check_encode(case: &Case) -> Result<(), String> {
                 Syntax::Htoo => std::fs::read(case.sibling(".canonical.jtoo")),
             }
             .map_err(|e| e.to_string())?;
-            let v = jtoo::tagged::from_tagged(&tagged)?;
+            let v = spec_tests::tagged::from_tagged(&tagged)?;
             let out = jtoo::to_vec(&v).map_err(|e| e.to_string())?;
             if out == want {
                 Ok(())
@@ -92,7 +92,7 @@ fn check_encode(case: &Case) -> Result<(), String> {
         }
         Kind::TaggedInvalid => {
             let tagged = read_json(&case.path)?;
-            match jtoo::tagged::from_tagged(&tagged).map(|v| jtoo::to_vec(&v)) {
+            match spec_tests::tagged::from_tagged(&tagged).map(|v| jtoo::to_vec(&v)) {
                 Ok(Ok(out)) => Err(format!("encoded as {:?}", String::from_utf8_lossy(&out))),
                 _ => Ok(()),
             }

@@ -7,7 +7,7 @@ use std::fmt;
 mod from;
 pub mod list;
 mod str;
-pub(crate) mod walk;
+pub mod walk;
 
 pub use list::{ItemMut, ItemRef, Iter, List};
 pub use str::Str;

@@ -1,7 +1,24 @@
 //! Visiting a value without recursion: [`Walk`] yields a list's contents as
 //! a flat sequence of events (for comparing, hashing, printing), [`fold`]
 //! builds a result bottom-up (for cloning and converting). Both keep their
-//! state on the heap, so nesting depth is bounded by memory, not the stack.
+//! state on the heap, so nesting depth is bounded by memory, not the stack:
+//! use them for your own traversals of values that may be deep.
+//!
+//! ```
+//! use jtoo::walk::{Event, Walk};
+//! let v = jtoo::from_str(r#"[1,"k":[Y]]"#).unwrap();
+//! let list = v.as_list().unwrap();
+//! let (mut leaves, mut depth, mut deepest) = (0, 0, 0);
+//! for event in Walk::new(list) {
+//!     match event {
+//!         Event::Leaf(_) => leaves += 1,
+//!         Event::Open(_) => { depth += 1; deepest = deepest.max(depth); }
+//!         Event::Close => depth -= 1,
+//!         _ => {}
+//!     }
+//! }
+//! assert_eq!((leaves, deepest), (3, 2));
+//! ```
 
 use super::list::{ItemRef, Iter};
 use super::{List, Pair, Value};
@@ -193,6 +210,28 @@ impl<'a, F: Folder<'a>> Frame<'a, F> {
 /// Folds the list `root` (depth 1) and everything in it, bottom-up, without
 /// recursion; returns the root's item results (the caller makes the root's
 /// own result, if it wants one).
+///
+/// ```
+/// use jtoo::walk::{fold, Folder};
+/// use jtoo::{List, Pair, Value};
+///
+/// /// Counts the scalars under each value.
+/// struct Count;
+/// impl<'a> Folder<'a> for Count {
+///     type Out = usize;
+///     type Item = usize;
+///     fn leaf(&mut self, _: &'a Value) -> usize { 1 }
+///     fn value(&mut self, n: usize) -> usize { n }
+///     fn pair(&mut self, _: &'a Pair, key: usize, value: usize) -> usize { key + value }
+///     fn list(&mut self, _: &'a List, items: Vec<usize>) -> usize { items.iter().sum() }
+/// }
+///
+/// let v = jtoo::from_str(r#"[1,"k":[Y,N],[]]"#).unwrap();
+/// let items = fold(v.as_list().unwrap(), 128, &mut Count).unwrap();
+/// assert_eq!(items, [1, 3, 0]);
+/// // A depth limit: an error before anything deeper is folded.
+/// assert!(fold(v.as_list().unwrap(), 1, &mut Count).is_err());
+/// ```
 ///
 /// # Errors
 /// [`ErrorKind::TooDeep`] when lists nest deeper than `max_depth` (the root

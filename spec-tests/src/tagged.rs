@@ -1,8 +1,7 @@
 //! Tagged JSON: the language-neutral form of a JTOO value used by the
-//! conformance suite (`spec-tests`) and by `jtoo decode` / `jtoo encode`
-//! (feature `json`).
+//! conformance suite's cases and by `jtoo decode` / `jtoo encode`.
 //!
-//! Unlike [`crate::json`], which maps JTOO to *natural* JSON and loses
+//! Unlike [`jtoo::json`], which maps JTOO to *natural* JSON and loses
 //! types, tagged JSON keeps every JTOO value exactly:
 //!
 //! | JTOO | tagged JSON |
@@ -21,7 +20,7 @@
 //! ever involved.
 //!
 //! ```
-//! use jtoo::tagged::{from_tagged, to_tagged};
+//! use spec_tests::tagged::{from_tagged, to_tagged};
 //! let v = jtoo::from_str(r#"["n":1_000,"at":S0,"b":B4f]"#).unwrap();
 //! let t = to_tagged(&v);
 //! assert_eq!(
@@ -31,9 +30,9 @@
 //! assert_eq!(from_tagged(&t).unwrap(), v);
 //! ```
 
-use crate::parse::{Number, Syntax, number};
-use crate::value::walk::{Folder, fold};
-use crate::{DateTime, Item, List, Pair, Timestamp, Value};
+use jtoo::parse::{Number, Syntax, number};
+use jtoo::walk::{Folder, fold};
+use jtoo::{DateTime, Item, List, Pair, Timestamp, Value};
 use serde_json::{Map, Value as Json};
 
 /// How deeply [`from_tagged`] follows nested arrays and pairs before giving up
@@ -117,7 +116,7 @@ fn hex(bytes: &[u8]) -> String {
 /// [`Pair::new`]), or nesting deeper than [`MAX_TAGGED_DEPTH`].
 ///
 /// ```
-/// use jtoo::tagged::from_tagged;
+/// use spec_tests::tagged::from_tagged;
 /// use serde_json::json;
 /// let v = from_tagged(&json!({"type": "decimal", "value": "1000.5"})).unwrap();
 /// assert_eq!(jtoo::to_string(&v).unwrap(), "1_000.5");
@@ -272,7 +271,7 @@ fn plain_number(text: &str) -> Result<Number, String> {
     match number::number(bytes, Syntax::Lenient) {
         Ok(([], n)) => Ok(n),
         Ok(_) => Err("trailing characters".to_string()),
-        Err(e) => Err(crate::parse::unwrap_nom_err(e, bytes)
+        Err(e) => Err(jtoo::parse::unwrap_nom_err(e, bytes)
             .into_error(bytes)
             .message()),
     }
@@ -302,11 +301,11 @@ mod tests {
     use serde_json::json;
 
     fn round_trip(doc: &str) {
-        let v = crate::from_str(doc).unwrap();
+        let v = jtoo::from_str(doc).unwrap();
         let t = to_tagged(&v);
         let back = from_tagged(&t).unwrap();
         assert_eq!(back, v, "{doc}");
-        assert_eq!(crate::to_string(&back).unwrap(), doc);
+        assert_eq!(jtoo::to_string(&back).unwrap(), doc);
     }
 
     #[test]
@@ -333,9 +332,9 @@ mod tests {
 
     #[test]
     fn scalar_forms() {
-        let v = crate::from_str("[1_000,1.0,B4F]").err();
+        let v = jtoo::from_str("[1_000,1.0,B4F]").err();
         assert!(v.is_some(), "upper-case bytes are not strict");
-        let v = crate::from_str("[1_000,1.0,B4f,Y]").unwrap();
+        let v = jtoo::from_str("[1_000,1.0,B4f,Y]").unwrap();
         assert_eq!(
             to_tagged(&v),
             json!([
