@@ -43,7 +43,9 @@ pub fn run(args: Args) -> u8 {
     let name = input.name;
     match parsed {
         Ok(value) => {
-            let mut out = spec_tests::tagged::to_tagged(&value).to_string().into_bytes();
+            let mut out = spec_tests::tagged::to_tagged(&value)
+                .to_string()
+                .into_bytes();
             out.push(b'\n');
             let mut stdout = Out::new();
             let written = stdout.write(&out);

@@ -1,8 +1,10 @@
 //! `jtoo to-json [--htoo] [--pretty | --lines] [FILE]`: JTOO (or HTOO) as
 //! JSON.
 
-use crate::io::{Input, Out, Status, Syntax, each_line};
-use std::path::PathBuf;
+use crate::io::{HOLD, Input, Out, Status, Syntax, each_line, report_streamed};
+use jtoo::json::stream::{Shapes, write_json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `jtoo to-json`.
 #[derive(clap::Args)]
@@ -17,7 +19,9 @@ pub struct Args {
     /// value per line (JSON Lines), as from-json --lines reads them.
     #[arg(long)]
     lines: bool,
-    /// Input file (stdin when absent or -).
+    /// Input file (stdin when absent or -). A file is read twice in a
+    /// bounded window (files larger than memory convert); stdin is read
+    /// whole into memory.
     file: Option<PathBuf>,
 }
 
@@ -28,6 +32,14 @@ pub struct Args {
 /// Duplicate keys are all kept, in order: JSON text allows them, and
 /// nothing is dropped. Exit 0; 1 for invalid input; 2 for usage or I/O
 /// errors.
+///
+/// A FILE (without `--lines`) is read twice in bounded memory, so files
+/// larger than memory convert: a first pass checks the document and
+/// records, per list, whether it is a record (a JSON object) and whether it
+/// is a key (two bits per list); the second writes the JSON as it reads
+/// (`jtoo::json::stream::write_json`), `--pretty` included. Invalid input
+/// is found by the first pass, before anything is written. Stdin cannot be
+/// read twice: it is read whole into memory and converted at once.
 pub fn run(args: Args) -> u8 {
     let mut out = Out::new();
     let status = convert(&args, &mut out).err().unwrap_or(0);
@@ -46,6 +58,9 @@ fn convert(args: &Args, out: &mut Out) -> Status {
         };
         return each_line(&mut input, out, &probe, &convert);
     }
+    if let Some(path) = args.file.as_deref().filter(|p| *p != Path::new("-")) {
+        return two_passes(path, syntax, &mut input, args.pretty, out);
+    }
     let (_, value) = syntax.read(&mut input)?;
     let json = jtoo::json::to_json_string(&value);
     if args.pretty {
@@ -55,62 +70,199 @@ fn convert(args: &Args, out: &mut Out) -> Status {
     }
 }
 
+/// Converts FILE in two streaming passes (see [`run`]).
+fn two_passes(
+    path: &Path,
+    syntax: Syntax,
+    input: &mut Input,
+    pretty: bool,
+    out: &mut Out,
+) -> Status {
+    let mut first = input.stream(Vec::new(), syntax);
+    let shapes = match Shapes::read(&mut first) {
+        Ok(shapes) => shapes,
+        Err(e) => {
+            // Invalid: a file that `fmt` and `check` would hold is read
+            // again whole and reported as the in-memory path reports it
+            // (hints that look at the whole input included).
+            let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= HOLD as u64);
+            if small && e.kind() != jtoo::ErrorKind::Io {
+                Input::open(Some(path)).and_then(|mut again| syntax.read(&mut again))?;
+            }
+            return Err(report_streamed(syntax, &input.name, &first, &e));
+        }
+    };
+    let mut second = Input::open(Some(path))?.stream(Vec::new(), syntax);
+    let mut sink = out.as_write();
+    let written = if pretty {
+        let mut p = Pretty::new(&mut sink);
+        write_json(&mut second, &shapes, &mut p)
+            .and_then(|()| p.finish().map_err(jtoo::Error::from))
+    } else {
+        write_json(&mut second, &shapes, &mut sink)
+    };
+    match (written, sink.failed) {
+        (Ok(()), _) => out.write(b"\n"),
+        (Err(_), Some(status)) => Err(status),
+        (Err(e), None) => Err(report_streamed(syntax, &input.name, &second, &e)),
+    }
+}
+
 /// Indents compact JSON text as `serde_json::to_string_pretty` does (two
 /// spaces, `": "`, empty `[]` and `{}` kept on one line), without parsing
 /// it into a map, so duplicate keys and exact numbers stay as they are.
 pub fn pretty_json(compact: &str) -> String {
-    fn newline(out: &mut String, depth: usize) {
-        out.push('\n');
-        out.extend(std::iter::repeat_n("  ", depth));
+    let mut out = Vec::with_capacity(compact.len() * 2);
+    let mut p = Pretty::new(&mut out);
+    // Writing to a Vec does not fail.
+    let _ = p.write_all(compact.as_bytes()).and_then(|()| p.finish());
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`pretty_json`] as a writer: compact JSON in, indented JSON out to the
+/// inner writer, in bounded memory. Call [`Pretty::finish`] at the end.
+pub struct Pretty<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// A `[` or `{` was just written: an empty one closes on the same line.
+    opened: bool,
+}
+
+impl<W: Write> Pretty<W> {
+    /// Indents into `out`.
+    pub fn new(out: W) -> Pretty<W> {
+        Pretty {
+            out,
+            buf: Vec::with_capacity(64 * 1024),
+            depth: 0,
+            in_string: false,
+            escaped: false,
+            opened: false,
+        }
     }
-    let mut out = String::with_capacity(compact.len() * 2);
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    let mut chars = compact.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
+
+    fn newline(&mut self) {
+        self.buf.push(b'\n');
+        for _ in 0..self.depth {
+            self.buf.extend_from_slice(b"  ");
+        }
+    }
+
+    fn byte(&mut self, c: u8) {
+        if self.opened {
+            self.opened = false;
+            if c == b']' || c == b'}' {
+                self.buf.push(c);
+                return;
+            }
+            self.depth += 1;
+            self.newline();
+        }
+        if self.in_string {
+            self.buf.push(c);
+            match (self.escaped, c) {
+                (true, _) => self.escaped = false,
+                (false, b'\\') => self.escaped = true,
+                (false, b'"') => self.in_string = false,
                 _ => {}
             }
-            continue;
+            return;
         }
         match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
+            b'"' => {
+                self.in_string = true;
+                self.buf.push(c);
             }
-            '[' | '{' => {
-                out.push(c);
-                match chars.next_if(|&n| n == ']' || n == '}') {
-                    Some(close) => out.push(close),
-                    None => {
-                        depth += 1;
-                        newline(&mut out, depth);
-                    }
-                }
+            b'[' | b'{' => {
+                self.buf.push(c);
+                self.opened = true;
             }
-            ']' | '}' => {
-                depth = depth.saturating_sub(1);
-                newline(&mut out, depth);
-                out.push(c);
+            b']' | b'}' => {
+                self.depth = self.depth.saturating_sub(1);
+                self.newline();
+                self.buf.push(c);
             }
-            ',' => {
-                out.push(c);
-                newline(&mut out, depth);
+            b',' => {
+                self.buf.push(c);
+                self.newline();
             }
-            ':' => out.push_str(": "),
-            c => out.push(c),
+            b':' => self.buf.extend_from_slice(b": "),
+            c => self.buf.push(c),
         }
     }
-    out
+
+    /// Ends the text and writes what is left.
+    ///
+    /// # Errors
+    /// A write error of the inner writer.
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        if self.opened {
+            self.opened = false;
+            self.depth += 1;
+            self.newline();
+        }
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for Pretty<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut rest = bytes;
+        while let Some((&c, tail)) = rest.split_first() {
+            if self.in_string && !self.escaped && !self.opened {
+                // Inside a string: copy up to its next quote or backslash at once.
+                let run = rest
+                    .iter()
+                    .position(|&b| b == b'"' || b == b'\\')
+                    .unwrap_or(rest.len());
+                if run > 0 {
+                    let (text, after) = rest.split_at(run);
+                    self.buf.extend_from_slice(text);
+                    rest = after;
+                    continue;
+                }
+            }
+            self.byte(c);
+            rest = tail;
+        }
+        if self.buf.len() >= 64 * 1024 {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::pretty_json;
+    use super::{Pretty, pretty_json};
+    use std::io::Write;
+
+    #[test]
+    fn pretty_writes_the_same_however_the_text_is_split() {
+        let compact = r#"{"a":[1,{"b":"x,\"y\":[]\\"},[],{}],"c":"\\\"","d":{"e":[]}}"#;
+        let whole = pretty_json(compact);
+        for step in 1..7 {
+            let mut out = Vec::new();
+            let mut p = Pretty::new(&mut out);
+            for piece in compact.as_bytes().chunks(step) {
+                p.write_all(piece).unwrap_or_default();
+            }
+            p.finish().unwrap_or_default();
+            assert_eq!(String::from_utf8_lossy(&out), whole, "{step}");
+        }
+        assert_eq!(pretty_json("[]"), "[]");
+        assert_eq!(pretty_json("["), "[\n  ");
+    }
 
     #[test]
     fn pretty_json_matches_serde_json_layout() {

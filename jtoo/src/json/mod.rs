@@ -56,6 +56,10 @@
 //! assert_eq!(to_json_string(&v), r#"{"command":"term:setstyle","data":{"color":31,"bold":true,"w":1.5}}"#);
 //! ```
 //!
+//! [`stream::write_jtoo`] converts JSON text read from any `std::io::Read`
+//! in bounded memory, writing the same bytes as [`crate::to_vec`] of
+//! [`from_json_slice_with`]'s value (see [`stream`]).
+//!
 //! [`from_json_str`] and [`to_json_string`] read and write JSON *text*
 //! exactly (member order, duplicate keys and every number's digits kept)
 //! whatever cargo features serde_json has. [`from_json`] and [`to_json`]
@@ -131,6 +135,7 @@ impl FromJsonOptions {
     }
 }
 
+pub mod stream;
 mod text;
 
 pub use text::{from_json_slice, from_json_slice_with, from_json_str, to_json_string};

@@ -115,6 +115,7 @@ pub(crate) fn read(b: &[u8]) -> Result<(usize, Number), NumberError> {
 
 /// Reads `text` whole as a JSON number; `None` when it is not exactly one
 /// JSON number or is out of range.
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
 pub(crate) fn read_whole(text: &str) -> Option<Number> {
     match read(text.as_bytes()) {
         Ok((len, n)) if len == text.len() => Some(n),

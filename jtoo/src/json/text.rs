@@ -8,8 +8,10 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::json::{FromJsonOptions, NullPolicy};
+use crate::parse::Number;
 use crate::value::walk::{Event, Walk};
 use crate::value::{Item, ItemRef, Pair, Value};
+use std::borrow::Cow;
 
 struct Reader<'a> {
     input: &'a [u8],
@@ -30,7 +32,7 @@ impl<'a> Reader<'a> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.input.get(self.pos) {
+        while self.input.get(self.pos).is_some_and(|&b| is_ws(b)) {
             self.pos += 1;
         }
     }
@@ -40,31 +42,26 @@ impl<'a> Reader<'a> {
         self.input.get(self.pos).copied()
     }
 
-    fn expect_literal(&mut self, lit: &[u8]) -> Result<(), Error> {
-        if self.input[self.pos..].starts_with(lit) {
-            self.pos += lit.len();
-            Ok(())
-        } else {
-            Err(self.err(ErrorKind::ExpectedValue))
-        }
-    }
-
     fn value(&mut self, depth: usize) -> Result<Read, Error> {
         self.skip_ws();
         match self.peek() {
-            None => Err(self.err(ErrorKind::UnexpectedEnd)),
             Some(b'{') => self.object(depth).map(Read::Value),
             Some(b'[') => self.array(depth).map(Read::Value),
-            Some(b'"') => self.string().map(|s| Read::Value(Value::String(s.into()))),
-            Some(b't') => self
-                .expect_literal(b"true")
-                .map(|()| Read::Value(Value::Bool(true))),
-            Some(b'f') => self
-                .expect_literal(b"false")
-                .map(|()| Read::Value(Value::Bool(false))),
-            Some(b'n') => self.expect_literal(b"null").map(|()| Read::Null),
-            Some(b'-' | b'0'..=b'9') => self.number().map(Read::Value),
-            Some(_) => Err(self.err(ErrorKind::ExpectedValue)),
+            _ => {
+                let start = self.pos;
+                match scalar(self.input.get(start..).unwrap_or_default()) {
+                    Ok((len, s)) => {
+                        self.pos = start + len;
+                        Ok(match s {
+                            Scalar::Str(s) => Read::Value(Value::String(s.into())),
+                            Scalar::Number(n) => Read::Value(Value::from(n)),
+                            Scalar::Bool(b) => Read::Value(Value::Bool(b)),
+                            Scalar::Null => Read::Null,
+                        })
+                    }
+                    Err((at, kind)) => Err(Error::at(kind, self.input, start + at)),
+                }
+            }
         }
     }
 
@@ -143,7 +140,14 @@ impl<'a> Reader<'a> {
                     "expected a `\"` starting an object key",
                 )));
             }
-            let key = self.string()?;
+            let start = self.pos;
+            let key = match string(self.input.get(start..).unwrap_or_default()) {
+                Ok((len, key)) => {
+                    self.pos = start + len;
+                    key
+                }
+                Err((at, kind)) => return Err(Error::at(kind, self.input, start + at)),
+            };
             self.skip_ws();
             if self.peek() != Some(b':') {
                 return Err(self.err(ErrorKind::ExpectedValue));
@@ -162,65 +166,97 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
 
-    /// A JSON string; escapes are decoded by serde_json (surrogate pairs and
-    /// all), plain runs are validated and copied once.
-    fn string(&mut self) -> Result<String, Error> {
-        let start = self.pos;
-        let mut i = start + 1;
-        let mut escaped = false;
-        loop {
-            match memchr::memchr2(b'"', b'\\', &self.input[i..]) {
-                None => {
-                    self.pos = start;
-                    return Err(self.err(ErrorKind::UnclosedString));
-                }
-                Some(n) if self.input[i + n] == b'\\' => {
-                    escaped = true;
-                    i += n + 2;
-                    if i > self.input.len() {
-                        self.pos = start;
-                        return Err(self.err(ErrorKind::UnclosedString));
-                    }
-                }
-                Some(n) => {
-                    i += n;
-                    break;
-                }
-            }
+/// JSON whitespace (space, tab, CR, LF).
+#[inline]
+pub(super) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// A JSON value that is not an array or object, as [`scalar`] reads it.
+pub(super) enum Scalar<'a> {
+    /// A string, borrowed from the input when it has no escapes.
+    Str(Cow<'a, str>),
+    /// A number, exactly ([`crate::json_number::read`]).
+    Number(Number),
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+}
+
+/// Why a JSON token could not be read: the offset (from the token's start)
+/// and the kind of the error.
+pub(super) type TokenError = (usize, ErrorKind);
+
+/// Reads the JSON scalar (string, number, `true`, `false`, `null`) at the
+/// start of `input`: the bytes it takes and its value. The one reading of
+/// JSON scalars, for the slice reader here and the window reader of
+/// [`super::stream`].
+pub(super) fn scalar(input: &[u8]) -> Result<(usize, Scalar<'_>), TokenError> {
+    let literal = |lit: &[u8], s: Scalar<'static>| {
+        if input.starts_with(lit) {
+            Ok((lit.len(), s))
+        } else {
+            Err((0, ErrorKind::ExpectedValue))
         }
-        let raw = &self.input[start..=i];
-        self.pos = i + 1;
-        if !escaped {
-            let body = &raw[1..raw.len() - 1];
-            if let Some(bad) = body.iter().position(|&b| b < 0x20) {
-                self.pos = start + 1 + bad;
-                return Err(self.err(ErrorKind::InvalidString(
-                    "control characters must be escaped in JSON",
-                )));
-            }
-            return std::str::from_utf8(body).map(str::to_owned).map_err(|e| {
-                self.pos = start + 1 + e.valid_up_to();
-                self.err(ErrorKind::InvalidUtf8)
-            });
+    };
+    match input.first() {
+        None => Err((0, ErrorKind::UnexpectedEnd)),
+        Some(b'"') => string(input).map(|(len, s)| (len, Scalar::Str(s))),
+        Some(b't') => literal(b"true", Scalar::Bool(true)),
+        Some(b'f') => literal(b"false", Scalar::Bool(false)),
+        Some(b'n') => literal(b"null", Scalar::Null),
+        Some(b'-' | b'0'..=b'9') => {
+            crate::json_number::read(input).map(|(len, n)| (len, Scalar::Number(n)))
         }
-        serde_json::from_slice::<String>(raw).map_err(|_| {
-            self.pos = start;
-            self.err(ErrorKind::InvalidString("invalid JSON string"))
-        })
+        Some(_) => Err((0, ErrorKind::ExpectedValue)),
     }
+}
 
-    /// A JSON number, exactly ([`crate::json_number::read`]).
-    fn number(&mut self) -> Result<Value, Error> {
-        let start = self.pos;
-        let rest = self.input.get(start..).unwrap_or_default();
-        match crate::json_number::read(rest) {
-            Ok((len, n)) => {
-                self.pos = start + len;
-                Ok(Value::from(n))
+/// Reads the JSON string whose `"` starts `input`: the bytes it takes
+/// (both quotes included) and its text. Escapes are decoded by serde_json
+/// (surrogate pairs and all); a string without escapes is validated and
+/// borrowed. An unclosed string is reported at its start.
+pub(super) fn string(input: &[u8]) -> Result<(usize, Cow<'_, str>), TokenError> {
+    let unclosed = (0, ErrorKind::UnclosedString);
+    let mut i = 1;
+    let mut escaped = false;
+    loop {
+        let rest = input.get(i..).ok_or(unclosed)?;
+        match memchr::memchr2(b'"', b'\\', rest) {
+            None => return Err(unclosed),
+            Some(n) if rest.get(n) == Some(&b'\\') => {
+                escaped = true;
+                i += n + 2;
+                if i > input.len() {
+                    return Err(unclosed);
+                }
             }
-            Err((at, kind)) => Err(Error::at(kind, self.input, start + at)),
+            Some(n) => {
+                i += n;
+                break;
+            }
         }
+    }
+    let raw = input.get(..=i).unwrap_or_default();
+    if !escaped {
+        let body = raw.get(1..i).unwrap_or_default();
+        if let Some(bad) = body.iter().position(|&b| b < 0x20) {
+            return Err((
+                1 + bad,
+                ErrorKind::InvalidString("control characters must be escaped in JSON"),
+            ));
+        }
+        return match std::str::from_utf8(body) {
+            Ok(s) => Ok((i + 1, Cow::Borrowed(s))),
+            Err(e) => Err((1 + e.valid_up_to(), ErrorKind::InvalidUtf8)),
+        };
+    }
+    match serde_json::from_slice::<String>(raw) {
+        Ok(s) => Ok((i + 1, Cow::Owned(s))),
+        Err(_) => Err((0, ErrorKind::InvalidString("invalid JSON string"))),
     }
 }
 
@@ -288,7 +324,8 @@ pub fn to_json_string(value: &Value) -> String {
     out
 }
 
-fn write_json_str(out: &mut String, s: &str) {
+/// Appends `s` as a JSON string.
+pub(super) fn write_json_str(out: &mut String, s: &str) {
     // serde_json's string escaping, through its Serializer.
     out.push_str(&serde_json::to_string(s).unwrap_or_default());
 }
@@ -349,7 +386,9 @@ fn write_json(out: &mut String, value: &Value) {
     }
 }
 
-fn write_json_scalar(out: &mut String, value: &Value) {
+/// Appends a value that is not a list as JSON (a list as the JSON string
+/// of its JTOO text).
+pub(super) fn write_json_scalar(out: &mut String, value: &Value) {
     match value {
         Value::String(s) => write_json_str(out, s),
         Value::Bytes(b) => {

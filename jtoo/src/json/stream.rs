@@ -1,0 +1,988 @@
+//! JSON text to canonical JTOO from any [`std::io::Read`] in bounded memory.
+//!
+//! [`Reader`] pulls the [`Event`]s of the JTOO value a JSON text converts to
+//! (the mapping of [`from_json_slice_with`](super::from_json_slice_with)):
+//! arrays and objects open and close, object keys, and scalars. It holds a
+//! window of the input, not the input, as [`crate::stream::Reader`] does: a
+//! token (a string, a number) is read by the one JSON reading of the slice
+//! converter on the window, and read again on a longer window when it
+//! reaches the window's end; consumed bytes are dropped. Memory is a fixed
+//! buffer plus the longest token and the open nesting, whatever the size
+//! of the input. [`write_jtoo`] writes the canonical JTOO as it goes.
+//!
+//! A member whose value is `null` is left out under
+//! [`NullPolicy::OmitMembers`] with one token of lookahead after its key
+//! (the key is held, never the object). Member order, duplicate keys and
+//! every number's exact value are kept; errors are those of the slice
+//! converter, at the same positions.
+//!
+//! ```
+//! use jtoo::json::{FromJsonOptions, stream::write_jtoo};
+//! let json = br#"{"b":[1.50,true],"gone":null,"a":"x"}"#;
+//! let mut out = Vec::new();
+//! let read = write_jtoo(&json[..], &mut out, &FromJsonOptions::new())?;
+//! assert_eq!(out, br#"["b":[1.5,Y],"a":"x"]"#);
+//! assert_eq!(read, json.len() as u64);
+//!
+//! // Errors are the slice converter's, where it reports them.
+//! let bad = b"{\"a\":\n [1,null]}";
+//! let err = write_jtoo(&bad[..], &mut Vec::new(), &FromJsonOptions::new()).unwrap_err();
+//! let slice_err = jtoo::json::from_json_slice(bad).unwrap_err();
+//! assert_eq!((err.kind(), err.position()), (slice_err.kind(), slice_err.position()));
+//! # Ok::<(), jtoo::Error>(())
+//! ```
+
+use super::text::{self, Scalar};
+use super::{FromJsonOptions, NullPolicy};
+use crate::error::{Error, ErrorKind, Position};
+use crate::parse::Number;
+use crate::stream::is_final;
+use std::io::{Read, Write};
+
+/// Bytes read at a time and kept ahead of the position by default.
+const LOOKAHEAD: usize = 64 * 1024;
+
+/// One step of the converted value, in document order.
+///
+/// ```
+/// use jtoo::json::stream::{Event, Reader};
+/// let mut r = Reader::new(&br#"{"k":[true]}"#[..]);
+/// assert_eq!(r.next_event()?, Some(Event::Open { object: true }));
+/// assert_eq!(r.next_event()?, Some(Event::Key("k")));
+/// assert_eq!(r.next_event()?, Some(Event::Open { object: false }));
+/// assert_eq!(r.next_event()?, Some(Event::Bool(true)));
+/// # Ok::<(), jtoo::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A JSON array (`object: false`) or object (`true`) opens: a JTOO list.
+    Open {
+        /// Whether it is an object (its items will be pairs).
+        object: bool,
+    },
+    /// The innermost open array or object closes.
+    Close,
+    /// An object member's key (its value follows).
+    Key(&'a str),
+    /// A string.
+    String(&'a str),
+    /// A number, exactly.
+    Number(Number),
+    /// `true` or `false`.
+    Bool(bool),
+}
+
+/// What the reader expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// A value: the document, an array element or a member's value.
+    Value,
+    /// Right after `[` or `{`: the first element or member, or the close.
+    First,
+    /// An object member's key.
+    Key,
+    /// After an element or member: `,` or the close.
+    After,
+    /// After the document's value: only whitespace.
+    End,
+    /// The end was checked, or an error returned.
+    Done,
+}
+
+/// A pull reader of one JSON text from a byte stream, converting as it
+/// goes: see the [module documentation](self).
+///
+/// ```
+/// use jtoo::json::stream::{Event, Reader};
+/// let mut r = Reader::new(&br#"{"a":[1,"x"],"n":null}"#[..]);
+/// let mut seen = Vec::new();
+/// while let Some(event) = r.next_event()? {
+///     seen.push(format!("{event:?}"));
+/// }
+/// // Open, Key("a"), Open, Number, String, Close, Close: the null member is left out.
+/// assert_eq!(seen.len(), 7);
+/// # Ok::<(), jtoo::Error>(())
+/// ```
+pub struct Reader<R> {
+    src: R,
+    /// The window: `buf[..end]` was read; the rest is room.
+    buf: Vec<u8>,
+    end: usize,
+    /// The next unread byte in `buf`.
+    pos: usize,
+    /// The input offset of `buf[0]`.
+    base: usize,
+    eof: bool,
+    /// The line and the columns before buffer index `mark`.
+    mark: usize,
+    mark_line: usize,
+    mark_columns: usize,
+    lookahead: usize,
+    max_token: usize,
+    options: FromJsonOptions,
+    /// The open containers: `true` for an object.
+    open: Vec<bool>,
+    state: State,
+    /// The text of the last string read.
+    text: String,
+    /// The key of the member being read.
+    key: String,
+}
+
+/// A scalar read off the window, without its borrow.
+enum Token {
+    /// In [`Reader::text`].
+    Str,
+    Number(Number),
+    Bool(bool),
+    Null,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader with the default [`FromJsonOptions`].
+    ///
+    /// ```
+    /// let mut r = jtoo::json::stream::Reader::new(&b"7"[..]);
+    /// assert!(r.next_event()?.is_some());
+    /// assert!(r.next_event()?.is_none());
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    pub fn new(src: R) -> Reader<R> {
+        Reader {
+            src,
+            buf: Vec::new(),
+            end: 0,
+            pos: 0,
+            base: 0,
+            eof: false,
+            mark: 0,
+            mark_line: 1,
+            mark_columns: 0,
+            lookahead: LOOKAHEAD,
+            max_token: usize::MAX,
+            options: FromJsonOptions::default(),
+            open: Vec::new(),
+            state: State::Value,
+            text: String::new(),
+            key: String::new(),
+        }
+    }
+
+    /// Converts following `options` (null policy, depth limit).
+    ///
+    /// ```
+    /// use jtoo::json::{FromJsonOptions, NullPolicy, stream::Reader};
+    /// let strict = FromJsonOptions::new().with_null_policy(NullPolicy::Error);
+    /// let mut r = Reader::new(&br#"{"a":null}"#[..]).with_options(&strict);
+    /// assert!(r.next_event().is_ok()); // {
+    /// assert!(r.next_event().is_ok()); // "a"
+    /// assert!(r.next_event().is_err()); // its null
+    /// ```
+    pub fn with_options(mut self, options: &FromJsonOptions) -> Self {
+        self.options = *options;
+        self
+    }
+
+    /// Reads `bytes` at a time (at least 1; 64 KiB by default). Any size
+    /// reads the same text the same way.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// jtoo::json::stream::Reader::new(&b"[1,2]"[..]).with_buffer_size(1).write_jtoo(&mut out)?;
+    /// assert_eq!(out, b"[1,2]");
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    pub fn with_buffer_size(mut self, bytes: usize) -> Self {
+        self.lookahead = bytes.max(1);
+        self
+    }
+
+    /// Refuses a single token (a string or number) longer than `bytes`
+    /// with [`ErrorKind::TokenTooLong`], bounding memory whatever the
+    /// input. Unlimited by default.
+    ///
+    /// ```
+    /// let endless = std::io::repeat(b'a');
+    /// let json = std::io::Read::chain(&b"[\""[..], endless);
+    /// let mut r = jtoo::json::stream::Reader::new(json).with_max_token(1 << 20);
+    /// assert!(r.next_event().is_ok());
+    /// let err = r.next_event().unwrap_err();
+    /// assert_eq!(err.kind(), jtoo::ErrorKind::TokenTooLong(1 << 20));
+    /// ```
+    pub fn with_max_token(mut self, bytes: usize) -> Self {
+        self.max_token = bytes;
+        self
+    }
+
+    /// The bytes of input the reader holds now (its buffer's capacity).
+    ///
+    /// ```
+    /// let mut r = jtoo::json::stream::Reader::new(&b"[1]"[..]).with_buffer_size(16);
+    /// r.next_event()?;
+    /// assert!(r.buffer_capacity() < 64);
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// The number of input bytes consumed so far.
+    ///
+    /// ```
+    /// let mut r = jtoo::json::stream::Reader::new(&b" [1] "[..]);
+    /// while r.next_event()?.is_some() {}
+    /// assert_eq!(r.offset(), 5);
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// The input still held from byte `offset` on (empty when it was
+    /// dropped already): after an error, the bytes at its position, to
+    /// show or hint from.
+    ///
+    /// ```
+    /// let mut r = jtoo::json::stream::Reader::new(&b"[1,nul]"[..]);
+    /// let err = loop {
+    ///     if let Err(e) = r.next_event() { break e; }
+    /// };
+    /// assert!(r.held_from(err.offset()).starts_with(b"nul]"));
+    /// ```
+    pub fn held_from(&self, offset: usize) -> &[u8] {
+        offset
+            .checked_sub(self.base)
+            .and_then(|i| self.buf.get(i..self.end))
+            .unwrap_or_default()
+    }
+
+    /// The next event, or `None` after the end of the text was checked
+    /// (nothing but whitespace after its value).
+    ///
+    /// # Errors
+    /// Those of [`from_json_slice_with`](super::from_json_slice_with) at the
+    /// same positions; an I/O error of the source ([`ErrorKind::Io`]);
+    /// [`ErrorKind::TokenTooLong`]. After an error the reader returns
+    /// `None`.
+    ///
+    /// ```
+    /// let mut r = jtoo::json::stream::Reader::new(&b"[1] x"[..]);
+    /// while let Ok(Some(_)) = r.next_event() {}
+    /// assert!(r.next_event()?.is_none());
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
+        match self.advance() {
+            Ok(Some(Step::Open(object))) => Ok(Some(Event::Open { object })),
+            Ok(Some(Step::Close)) => Ok(Some(Event::Close)),
+            Ok(Some(Step::Key)) => Ok(Some(Event::Key(&self.key))),
+            Ok(Some(Step::Token(Token::Str))) => Ok(Some(Event::String(&self.text))),
+            Ok(Some(Step::Token(Token::Number(n)))) => Ok(Some(Event::Number(n))),
+            Ok(Some(Step::Token(Token::Bool(b)))) => Ok(Some(Event::Bool(b))),
+            // `advance` never returns a null (it is left out or an error).
+            Ok(Some(Step::Token(Token::Null))) | Ok(None) => Ok(None),
+            Err(e) => {
+                self.state = State::Done;
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads the whole text, writing its canonical JTOO (the bytes
+    /// [`crate::to_vec`] writes for the value
+    /// [`from_json_slice_with`](super::from_json_slice_with) returns) to
+    /// `out` as it goes. Returns the number of bytes read.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// let mut r = jtoo::json::stream::Reader::new(&br#"[{"k":-0.0},{}]"#[..]);
+    /// r.write_jtoo(&mut out)?;
+    /// assert_eq!(out, br#"[["k":0.0],[]]"#);
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Reader::next_event`]; a write error of `out` ([`ErrorKind::Io`]).
+    /// On an error, the JTOO of everything before it is written first, so
+    /// the output is always a prefix of the canonical text.
+    pub fn write_jtoo(&mut self, out: &mut impl Write) -> Result<u64, Error> {
+        let mut chunk: Vec<u8> = Vec::with_capacity(LOOKAHEAD + 64);
+        // Per open list: no item written yet.
+        let mut first: Vec<bool> = Vec::new();
+        let mut after_key = false;
+        loop {
+            let event = match self.next_event() {
+                Ok(Some(event)) => event,
+                Ok(None) => break,
+                Err(e) => {
+                    out.write_all(&chunk)?;
+                    return Err(e);
+                }
+            };
+            if event != Event::Close
+                && !after_key
+                && let Some(f) = first.last_mut()
+            {
+                if !*f {
+                    chunk.push(b',');
+                }
+                *f = false;
+            }
+            after_key = false;
+            match event {
+                Event::Open { .. } => {
+                    chunk.push(b'[');
+                    first.push(true);
+                }
+                Event::Close => {
+                    chunk.push(b']');
+                    first.pop();
+                }
+                Event::Key(k) => {
+                    crate::encode::write_str(&mut chunk, k);
+                    chunk.push(b':');
+                    after_key = true;
+                }
+                Event::String(s) => crate::encode::write_str(&mut chunk, s),
+                Event::Number(Number::Integer(i)) => crate::encode::write_integer(&mut chunk, &i),
+                Event::Number(Number::Decimal(d)) => crate::encode::write_decimal(&mut chunk, &d),
+                Event::Bool(b) => crate::encode::write_bool(&mut chunk, b),
+            }
+            if chunk.len() >= LOOKAHEAD {
+                out.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+        out.write_all(&chunk)?;
+        Ok(u64::try_from(self.offset()).unwrap_or(u64::MAX))
+    }
+
+    fn advance(&mut self) -> Result<Option<Step>, Error> {
+        loop {
+            match self.state {
+                State::Done => return Ok(None),
+                State::Value => return self.value().map(Some),
+                State::First => {
+                    self.skip_ws()?;
+                    let object = self.open.last() == Some(&true);
+                    let close = if object { b'}' } else { b']' };
+                    if self.peek()? == Some(close) {
+                        return Ok(Some(self.close()));
+                    }
+                    self.state = if object { State::Key } else { State::Value };
+                }
+                State::Key => {
+                    if let Some(step) = self.key()? {
+                        return Ok(Some(step));
+                    }
+                }
+                State::After => {
+                    self.skip_ws()?;
+                    let object = self.open.last() == Some(&true);
+                    let (close, other) = if object {
+                        (b'}', ErrorKind::ExpectedValue)
+                    } else {
+                        (b']', ErrorKind::ExpectedCommaOrEnd)
+                    };
+                    match self.peek()? {
+                        Some(b',') => {
+                            self.pos += 1;
+                            self.state = if object { State::Key } else { State::Value };
+                        }
+                        Some(b) if b == close => return Ok(Some(self.close())),
+                        None => return Err(self.error(ErrorKind::UnexpectedEnd, self.pos)),
+                        Some(_) => return Err(self.error(other, self.pos)),
+                    }
+                }
+                State::End => {
+                    self.skip_ws()?;
+                    if self.peek()?.is_some() {
+                        return Err(self.error(ErrorKind::TrailingCharacters, self.pos));
+                    }
+                    self.state = State::Done;
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    /// The state after a value: `,` or the close inside a container, the
+    /// end of the text at the top.
+    fn after_value(&self) -> State {
+        if self.open.is_empty() {
+            State::End
+        } else {
+            State::After
+        }
+    }
+
+    /// Reads a value: opens an array or object, or reads a scalar (a
+    /// `null` here is an error: members' nulls are dealt with at the key).
+    fn value(&mut self) -> Result<Step, Error> {
+        self.skip_ws()?;
+        match self.peek()? {
+            Some(b @ (b'[' | b'{')) => {
+                if self.open.len() >= self.options.depth_limit() {
+                    return Err(self.error(ErrorKind::DepthLimitExceeded, self.pos));
+                }
+                self.pos += 1;
+                self.open.push(b == b'{');
+                self.state = State::First;
+                Ok(Step::Open(b == b'{'))
+            }
+            _ => {
+                // `scalar` may drop what was before the token: keep its offset.
+                let start = self.offset();
+                let token = self.scalar()?;
+                if let Token::Null = token {
+                    return Err(self.error(
+                        ErrorKind::Unencodable("JSON null has no JTOO form"),
+                        start - self.base,
+                    ));
+                }
+                self.state = self.after_value();
+                Ok(Step::Token(token))
+            }
+        }
+    }
+
+    /// Reads a member's key and its `:`. Under
+    /// [`NullPolicy::OmitMembers`] a `null` value is read here too and the
+    /// member left out (`None`).
+    fn key(&mut self) -> Result<Option<Step>, Error> {
+        self.skip_ws()?;
+        if self.peek()? != Some(b'"') {
+            return Err(self.error(
+                ErrorKind::InvalidString("expected a `\"` starting an object key"),
+                self.pos,
+            ));
+        }
+        if !matches!(self.scalar()?, Token::Str) {
+            return Err(self.error(ErrorKind::ExpectedValue, self.pos));
+        }
+        std::mem::swap(&mut self.key, &mut self.text);
+        self.skip_ws()?;
+        if self.peek()? != Some(b':') {
+            return Err(self.error(ErrorKind::ExpectedValue, self.pos));
+        }
+        self.pos += 1;
+        self.state = State::Value;
+        if self.options.null_policy() == NullPolicy::OmitMembers {
+            self.skip_ws()?;
+            if self.peek()? == Some(b'n') {
+                // `scalar` may drop what was before the token: keep its offset.
+                let start = self.offset();
+                if let Token::Null = self.scalar()? {
+                    self.state = State::After;
+                    return Ok(None);
+                }
+                return Err(self.error(ErrorKind::ExpectedValue, start - self.base));
+            }
+        }
+        Ok(Some(Step::Key))
+    }
+
+    /// Consumes the close of the innermost container.
+    fn close(&mut self) -> Step {
+        self.pos += 1;
+        self.open.pop();
+        self.state = self.after_value();
+        Step::Close
+    }
+
+    /// Reads the scalar at the position with [`text::scalar`] on the
+    /// window, growing the window while the token reaches its end or fails
+    /// in a way more bytes could change ([`is_final`]). A string's text
+    /// goes to `self.text`.
+    fn scalar(&mut self) -> Result<Token, Error> {
+        let mut want = self.lookahead;
+        loop {
+            self.fill(want)?;
+            let window = self.buf.get(self.pos..self.end).unwrap_or_default();
+            let len = window.len();
+            match text::scalar(window) {
+                Ok((taken, s)) if taken < len || self.eof => {
+                    let token = match s {
+                        Scalar::Str(s) => {
+                            self.text.clear();
+                            self.text.push_str(&s);
+                            Token::Str
+                        }
+                        Scalar::Number(n) => Token::Number(n),
+                        Scalar::Bool(b) => Token::Bool(b),
+                        Scalar::Null => Token::Null,
+                    };
+                    self.pos += taken;
+                    return Ok(token);
+                }
+                Ok(_) => {}
+                Err((at, kind))
+                    if self.eof
+                        || is_final(kind, at, len)
+                            && !(matches!(kind, ErrorKind::NumberOutOfRange(_))
+                                && number_run(window) == len) =>
+                {
+                    // An out-of-range number is judged on all of its
+                    // digits: more of them could still be coming.
+                    return Err(self.error(kind, self.pos + at));
+                }
+                Err(_) => {}
+            }
+            if len >= self.max_token {
+                return Err(self.error(ErrorKind::TokenTooLong(self.max_token), self.pos));
+            }
+            want = len.saturating_mul(2).max(self.lookahead);
+        }
+    }
+
+    /// Skips JSON whitespace, reading on (and dropping what it passed) as
+    /// long as there is more.
+    fn skip_ws(&mut self) -> Result<(), Error> {
+        loop {
+            let rest = self.buf.get(self.pos..self.end).unwrap_or_default();
+            let n = rest
+                .iter()
+                .position(|&b| !text::is_ws(b))
+                .unwrap_or(rest.len());
+            self.pos += n;
+            if n < rest.len() || self.eof {
+                return Ok(());
+            }
+            self.fill(1)?;
+        }
+    }
+
+    /// The next byte, reading if needed; `None` at the end of input.
+    fn peek(&mut self) -> Result<Option<u8>, Error> {
+        self.fill(1)?;
+        Ok(self
+            .buf
+            .get(self.pos..self.end)
+            .and_then(|w| w.first())
+            .copied())
+    }
+
+    /// Reads until `want` bytes are ahead of the position or the input
+    /// ends, first dropping the consumed bytes when they are most of what
+    /// is held. The buffer is zeroed only when it grows, so a source that
+    /// returns a few bytes per read costs no more than one that fills it.
+    fn fill(&mut self, want: usize) -> Result<(), Error> {
+        while !self.eof && self.end - self.pos < want {
+            if self.pos > 0 && self.pos >= self.end / 2 {
+                self.drop_consumed();
+            }
+            let room = (self.pos + want).max(self.end + self.lookahead);
+            if self.buf.len() < room {
+                self.buf.resize(room, 0);
+            }
+            let end = self.end;
+            let read = loop {
+                match self.src.read(self.buf.get_mut(end..).unwrap_or_default()) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    other => break other,
+                }
+            };
+            let n = read?;
+            self.end += n;
+            self.eof = n == 0;
+        }
+        Ok(())
+    }
+
+    /// Drops the bytes before the position, keeping count of their lines.
+    fn drop_consumed(&mut self) {
+        let p = self.position(self.pos);
+        self.buf.copy_within(self.pos..self.end, 0);
+        self.end -= self.pos;
+        self.base += self.pos;
+        self.pos = 0;
+        self.mark = 0;
+        self.mark_line = p.line;
+        self.mark_columns = p.column - 1;
+    }
+
+    /// The position of buffer index `index` (at or after the mark), as
+    /// [`Position::of`] counts it on the whole input.
+    fn position(&self, index: usize) -> Position {
+        let since = self.buf.get(self.mark..index).unwrap_or_default();
+        let p = Position::of(since, since.len());
+        let (line, column) = if p.line == 1 {
+            (self.mark_line, self.mark_columns + p.column)
+        } else {
+            (self.mark_line + p.line - 1, p.column)
+        };
+        Position {
+            offset: self.base + index,
+            line,
+            column,
+        }
+    }
+
+    /// An error at buffer index `index`.
+    fn error(&self, kind: ErrorKind, index: usize) -> Error {
+        Error::at_position(kind, self.position(index))
+    }
+}
+
+/// What [`Reader::advance`] found (the event without its borrow).
+enum Step {
+    Open(bool),
+    Close,
+    Key,
+    Token(Token),
+}
+
+/// The length of the run of bytes a JSON number could be made of at the
+/// start of `b`.
+fn number_run(b: &[u8]) -> usize {
+    b.iter()
+        .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+        .unwrap_or(b.len())
+}
+
+/// Converts the JSON text read from `reader` to canonical JTOO written to
+/// `out`, in bounded memory: the bytes of
+/// `jtoo::to_vec(&jtoo::json::from_json_slice_with(input, options)?)`.
+/// Returns the number of bytes read. See [`Reader::write_jtoo`].
+///
+/// ```
+/// use jtoo::json::{FromJsonOptions, stream::write_jtoo};
+/// let json = br#"{"n":12345678901234567890123,"e":1e5}"#;
+/// let mut out = Vec::new();
+/// write_jtoo(&json[..], &mut out, &FromJsonOptions::new())?;
+/// let whole = jtoo::to_vec(&jtoo::json::from_json_slice(json)?)?;
+/// assert_eq!(out, whole);
+/// # Ok::<(), jtoo::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`Reader::write_jtoo`].
+pub fn write_jtoo(
+    reader: impl Read,
+    mut out: impl Write,
+    options: &FromJsonOptions,
+) -> Result<u64, Error> {
+    Reader::new(reader)
+        .with_options(options)
+        .write_jtoo(&mut out)
+}
+
+/// What JTOO → JSON needs to know about each list before writing its
+/// first byte, learnt by a first pass over the document
+/// ([`Shapes::read`]): whether it is a record (non-empty, every item a
+/// pair: a JSON object) and whether it is a pair's key (written as its JTOO
+/// text). Two bits per list in document order, so a 64th of the input at
+/// worst.
+///
+/// ```
+/// use jtoo::json::stream::{Shapes, write_json};
+/// let doc = br#"[["a":1],[2],[[3]:4],[]]"#;
+/// let shapes = Shapes::read(&mut jtoo::stream::Reader::new(&doc[..]))?;
+/// assert_eq!(shapes.lists(), 6);
+/// let mut out = Vec::new();
+/// write_json(&mut jtoo::stream::Reader::new(&doc[..]), &shapes, &mut out)?;
+/// assert_eq!(out, br#"[{"a":1},[2],{"[3]":4},[]]"#);
+/// # Ok::<(), jtoo::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shapes {
+    record: Vec<u64>,
+    key: Vec<u64>,
+    lists: usize,
+}
+
+/// Sets bit `i`.
+fn set_bit(bits: &mut Vec<u64>, i: usize) {
+    let word = i / 64;
+    if bits.len() <= word {
+        bits.resize(word + 1, 0);
+    }
+    if let Some(w) = bits.get_mut(word) {
+        *w |= 1 << (i % 64);
+    }
+}
+
+/// Bit `i`.
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+/// An open list of the first pass.
+struct Counted {
+    index: usize,
+    items: u64,
+    pairs: u64,
+}
+
+impl Shapes {
+    /// Reads a whole document (checking it) and records its lists' shapes.
+    ///
+    /// ```
+    /// let shapes = jtoo::json::stream::Shapes::read(&mut jtoo::stream::Reader::new(&b"[1,[]]"[..]))?;
+    /// assert_eq!(shapes.lists(), 2);
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`crate::stream::Reader::next_event`].
+    pub fn read<R: Read>(reader: &mut crate::stream::Reader<R>) -> Result<Shapes, Error> {
+        use crate::stream::Event as E;
+        let mut shapes = Shapes::default();
+        let mut open: Vec<Counted> = Vec::new();
+        let mut after_colon = false;
+        let mut closed: Option<usize> = None;
+        while let Some(event) = reader.next_event()? {
+            let value = matches!(event, E::Open | E::Scalar(_));
+            if value
+                && !after_colon
+                && let Some(f) = open.last_mut()
+            {
+                f.items += 1;
+            }
+            if value {
+                after_colon = false;
+            }
+            let just_closed = closed.take();
+            match event {
+                E::Open => {
+                    open.push(Counted {
+                        index: shapes.lists,
+                        items: 0,
+                        pairs: 0,
+                    });
+                    shapes.lists += 1;
+                }
+                E::Close => {
+                    if let Some(f) = open.pop() {
+                        if f.items > 0 && f.items == f.pairs {
+                            set_bit(&mut shapes.record, f.index);
+                        }
+                        closed = Some(f.index);
+                    }
+                }
+                E::Colon => {
+                    if let Some(f) = open.last_mut() {
+                        f.pairs += 1;
+                    }
+                    if let Some(i) = just_closed {
+                        set_bit(&mut shapes.key, i);
+                    }
+                    after_colon = true;
+                }
+                E::Scalar(_) => {}
+            }
+        }
+        Ok(shapes)
+    }
+
+    /// The number of lists in the document.
+    ///
+    /// ```
+    /// assert_eq!(jtoo::json::stream::Shapes::default().lists(), 0);
+    /// ```
+    pub fn lists(&self) -> usize {
+        self.lists
+    }
+}
+
+/// An event of the second pass, without its borrow.
+enum Owned {
+    Open,
+    Close,
+    Colon,
+    Scalar(crate::Value),
+}
+
+/// An open list of the second pass.
+struct Written {
+    /// Written as a JSON object.
+    object: bool,
+    /// No item written yet.
+    first: bool,
+    /// The current item is a pair written as a one-member object.
+    wrapped: bool,
+    /// The current item is a pair whose value is being read.
+    in_value: bool,
+}
+
+/// The second pass of JTOO → JSON: reads the document again and writes
+/// its JSON (the bytes of [`to_json_string`](super::to_json_string) of its
+/// value) to `out` as it goes, using the `shapes` the first pass found.
+/// Memory: the window, the open nesting, and the text of the key being
+/// written when a key is a list.
+///
+/// ```
+/// use jtoo::json::stream::{Shapes, write_json};
+/// let doc = br#"[1,"k":B4f,"r":["x":D2023-12-08]]"#;
+/// let shapes = Shapes::read(&mut jtoo::stream::Reader::new(&doc[..]))?;
+/// let mut out = Vec::new();
+/// write_json(&mut jtoo::stream::Reader::new(&doc[..]), &shapes, &mut out)?;
+/// let whole = jtoo::json::to_json_string(&jtoo::from_slice(doc)?);
+/// assert_eq!(out, whole.as_bytes());
+/// # Ok::<(), jtoo::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`crate::stream::Reader::next_event`]; a write error of `out`;
+/// [`ErrorKind::Unencodable`] when the document is not the one `shapes`
+/// was read from.
+pub fn write_json<R: Read>(
+    reader: &mut crate::stream::Reader<R>,
+    shapes: &Shapes,
+    mut out: impl Write,
+) -> Result<(), Error> {
+    use crate::stream::Event as E;
+    let changed = || {
+        Error::new(ErrorKind::Unencodable(
+            "the document changed between passes",
+        ))
+    };
+    let next = |reader: &mut crate::stream::Reader<R>| -> Result<Option<Owned>, Error> {
+        Ok(match reader.next_event()? {
+            None => None,
+            Some(E::Open) => Some(Owned::Open),
+            Some(E::Close) => Some(Owned::Close),
+            Some(E::Colon) => Some(Owned::Colon),
+            Some(E::Scalar(s)) => Some(Owned::Scalar(s.to_value()?)),
+        })
+    };
+    let mut chunk = String::with_capacity(LOOKAHEAD + 64);
+    let mut open: Vec<Written> = Vec::new();
+    let mut lists = 0usize;
+    let mut pending: Option<Owned> = None;
+    loop {
+        let event = match pending.take() {
+            Some(e) => e,
+            None => match next(reader)? {
+                Some(e) => e,
+                None => break,
+            },
+        };
+        // An item starts: a value that is not a pair's value.
+        let starts_item = matches!(event, Owned::Open | Owned::Scalar(_))
+            && open.last().is_some_and(|f| !f.in_value);
+        let mut key = false;
+        if starts_item && let Some(f) = open.last_mut() {
+            if !f.first {
+                chunk.push(',');
+            }
+            f.first = false;
+            key = f.object
+                || match &event {
+                    Owned::Open => bit(&shapes.key, lists),
+                    _ => {
+                        pending = next(reader)?;
+                        matches!(pending, Some(Owned::Colon))
+                    }
+                };
+            if key && !f.object {
+                chunk.push('{');
+                f.wrapped = true;
+            }
+        }
+        match event {
+            Owned::Scalar(v) if key => match &v {
+                crate::Value::String(s) => text::write_json_str(&mut chunk, s),
+                other => text::write_json_str(&mut chunk, &other.to_string()),
+            },
+            Owned::Open if key => {
+                let text = key_text(reader, &mut lists)?;
+                text::write_json_str(&mut chunk, &text);
+            }
+            Owned::Colon => {
+                chunk.push(':');
+                if let Some(f) = open.last_mut() {
+                    f.in_value = true;
+                }
+            }
+            Owned::Open => {
+                let object = bit(&shapes.record, lists);
+                lists += 1;
+                chunk.push(if object { '{' } else { '[' });
+                open.push(Written {
+                    object,
+                    first: true,
+                    wrapped: false,
+                    in_value: false,
+                });
+            }
+            Owned::Close => {
+                let f = open.pop().ok_or_else(changed)?;
+                chunk.push(if f.object { '}' } else { ']' });
+                end_value(&mut open, &mut chunk);
+            }
+            Owned::Scalar(v) => {
+                text::write_json_scalar(&mut chunk, &v);
+                end_value(&mut open, &mut chunk);
+            }
+        }
+        if chunk.len() >= LOOKAHEAD {
+            out.write_all(chunk.as_bytes())?;
+            chunk.clear();
+        }
+    }
+    out.write_all(chunk.as_bytes())?;
+    Ok(())
+}
+
+/// After a value in the innermost list: a pair's value ends its item.
+fn end_value(open: &mut [Written], chunk: &mut String) {
+    if let Some(f) = open.last_mut()
+        && f.in_value
+    {
+        f.in_value = false;
+        if f.wrapped {
+            chunk.push('}');
+            f.wrapped = false;
+        }
+    }
+}
+
+/// The canonical JTOO text of a list used as a key, whose `[` was just
+/// read; counts the lists in it.
+fn key_text<R: Read>(
+    reader: &mut crate::stream::Reader<R>,
+    lists: &mut usize,
+) -> Result<String, Error> {
+    use crate::stream::Event as E;
+    *lists += 1;
+    let mut text = b"[".to_vec();
+    // Per open list: no item written yet.
+    let mut first = vec![true];
+    let mut after_colon = false;
+    while let Some(event) = reader.next_event()? {
+        let value = matches!(event, E::Open | E::Scalar(_));
+        if value
+            && !after_colon
+            && let Some(f) = first.last_mut()
+        {
+            if !*f {
+                text.push(b',');
+            }
+            *f = false;
+        }
+        if value {
+            after_colon = false;
+        }
+        match event {
+            E::Open => {
+                *lists += 1;
+                text.push(b'[');
+                first.push(true);
+            }
+            E::Close => {
+                text.push(b']');
+                first.pop();
+                if first.is_empty() {
+                    break;
+                }
+            }
+            E::Colon => {
+                text.push(b':');
+                after_colon = true;
+            }
+            E::Scalar(s) => s.write_canonical(&mut text)?,
+        }
+    }
+    Ok(String::from_utf8_lossy(&text).into_owned())
+}
