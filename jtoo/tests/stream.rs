@@ -10,27 +10,9 @@ use jtoo::{Error, ErrorKind};
 use proptest::prelude::*;
 
 mod common;
-use common::arb_value;
+use common::{Trickle, arb_value};
 use std::io::Read;
 use std::path::Path;
-
-/// A source that returns at most `step` bytes per read, cycling through
-/// sizes 1..=step so that every boundary falls somewhere.
-struct Trickle<'a> {
-    bytes: &'a [u8],
-    step: usize,
-    n: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        self.n = self.n % self.step + 1;
-        let k = self.n.min(out.len()).min(self.bytes.len());
-        out[..k].copy_from_slice(&self.bytes[..k]);
-        self.bytes = &self.bytes[k..];
-        Ok(k)
-    }
-}
 
 /// Canonical output by the stream reader.
 fn stream(bytes: &[u8], syntax: Syntax, buffer: usize, step: usize) -> Result<Vec<u8>, Error> {

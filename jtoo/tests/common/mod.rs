@@ -4,6 +4,7 @@
 
 use jtoo::{Item, Pair, Value};
 use proptest::prelude::*;
+use std::io::Read;
 
 pub fn arb_datetime() -> impl Strategy<Value = Value> {
     prop::sample::select(vec![
@@ -95,4 +96,22 @@ pub fn arb_value() -> impl Strategy<Value = Value> {
         )
         .prop_map(Value::from)
     })
+}
+
+/// A source that returns at most `step` bytes per read, cycling through
+/// sizes 1..=step so that every boundary falls somewhere.
+pub struct Trickle<'a> {
+    pub bytes: &'a [u8],
+    pub step: usize,
+    pub n: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.n = self.n % self.step + 1;
+        let k = self.n.min(out.len()).min(self.bytes.len());
+        out[..k].copy_from_slice(&self.bytes[..k]);
+        self.bytes = &self.bytes[k..];
+        Ok(k)
+    }
 }
