@@ -161,3 +161,37 @@ fn fmt_check_and_in_place_stream_a_large_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_worst_case_shape_parses_to_a_value_under_an_address_space_cap() {
+    // Issue 22 (worst-case shapes): 2 MB of `[1,1,…]` read whole into a
+    // `Value` (inputs up to 8 MiB are) under a cap of 50 times its size.
+    // A list item used to cost 64 bytes and its list was copied out of the
+    // parser's stack: about 140 MB of address space; now about 50 MB.
+    let mut doc = b"[".to_vec();
+    for _ in 0..999_999 {
+        doc.extend_from_slice(b"1,");
+    }
+    doc.extend_from_slice(b"1]");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 102400 && exec \"$0\" fmt")
+        .arg(env!("CARGO_BIN_EXE_jtoo"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = thread::spawn(move || stdin.write_all(&doc).map(|()| doc));
+    let out = child.wait_with_output().unwrap();
+    let doc = writer.join().unwrap().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout.len(), doc.len() + 1);
+    assert!(out.stdout.starts_with(&doc));
+}
