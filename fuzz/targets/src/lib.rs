@@ -33,6 +33,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("greeting", greeting),
     ("server_session", server_session),
     ("pretty_roundtrip", pretty_roundtrip),
+    ("stream_read", stream_read),
 ];
 
 /// The body of the target called `name`, if there is one.
@@ -940,5 +941,90 @@ mod server {
                 Err(_) => return None,
             }
         }
+    }
+}
+
+/// A source that hands out at most `step` bytes per read, cycling through
+/// sizes 1..=step, so the streaming readers meet every boundary.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+    n: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.n = self.n % self.step + 1;
+        let k = self.n.min(out.len()).min(self.bytes.len());
+        out[..k].copy_from_slice(&self.bytes[..k]);
+        self.bytes = &self.bytes[k..];
+        Ok(k)
+    }
+}
+
+/// The first byte chooses the reader (bit 0: HTOO; bit 1: JSON to JTOO)
+/// and, with the second, its buffer size and read sizes; the rest is the
+/// document. The streaming readers (`jtoo::stream::Reader` and
+/// `jtoo::json::stream`) read it in a window exactly as the whole-input
+/// readers read it: the same canonical bytes, or the same error at the
+/// same position.
+pub fn stream_read(data: &[u8]) {
+    let [mode, sizes, doc @ ..] = data else {
+        return;
+    };
+    let buffer = usize::from(sizes & 0x0f) + 1;
+    let step = usize::from(sizes >> 4) + 1;
+    let source = Trickle {
+        bytes: doc,
+        step,
+        n: 0,
+    };
+    let (whole, streamed) = if mode & 2 != 0 {
+        let options = jtoo::json::FromJsonOptions::new();
+        let whole = jtoo::json::from_json_slice_with(doc, &options).and_then(|v| jtoo::to_vec(&v));
+        let mut out = Vec::new();
+        let streamed = jtoo::json::stream::Reader::new(source)
+            .with_options(&options)
+            .with_buffer_size(buffer)
+            .write_jtoo(&mut out)
+            .map(|_| out);
+        (whole, streamed)
+    } else {
+        let syntax = if mode & 1 != 0 {
+            jtoo::parse::Syntax::Lenient
+        } else {
+            jtoo::parse::Syntax::Strict
+        };
+        let whole = jtoo::parse::document(doc, syntax, jtoo::Options::DEFAULT_MAX_DEPTH)
+            .and_then(|v| jtoo::to_vec(&v));
+        let mut reader = jtoo::stream::Reader::new(source)
+            .with_syntax(syntax)
+            .with_buffer_size(buffer);
+        let mut out = Vec::new();
+        let streamed = reader.write_canonical(&mut out).map(|_| out);
+        // Checking alone agrees too.
+        let checked = jtoo::stream::Reader::new(Trickle {
+            bytes: doc,
+            step,
+            n: 0,
+        })
+        .with_syntax(syntax)
+        .with_buffer_size(buffer)
+        .check_to_end();
+        match (&whole, &checked) {
+            (Ok(_), Ok(n)) => assert_eq!(*n, doc.len()),
+            (Err(a), Err(b)) => assert_eq!((a.kind(), a.position()), (b.kind(), b.position())),
+            _ => panic!("check: {whole:?} vs {checked:?}"),
+        }
+        (whole, streamed)
+    };
+    match (&whole, &streamed) {
+        (Ok(a), Ok(b)) => assert!(a == b, "{a:?} vs {b:?}"),
+        (Err(a), Err(b)) => assert_eq!(
+            (a.kind(), a.position()),
+            (b.kind(), b.position()),
+            "{a} vs {b}"
+        ),
+        _ => panic!("{whole:?} vs {streamed:?}"),
     }
 }
