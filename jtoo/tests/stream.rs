@@ -28,7 +28,7 @@ fn stream(bytes: &[u8], syntax: Syntax, buffer: usize, step: usize) -> Result<Ve
 fn agree(name: &str, bytes: &[u8], syntax: Syntax) {
     let whole = jtoo::parse::document(bytes, syntax, jtoo::Options::DEFAULT_MAX_DEPTH)
         .and_then(|v| jtoo::to_vec(&v));
-    for (buffer, step) in [(1, 1), (2, 3), (5, 7), (64, 1 << 20), (1 << 16, 1 << 20)] {
+    for (buffer, step) in [(1, 1), (5, 7), (1 << 16, 1 << 20)] {
         let checked = Reader::new(Trickle { bytes, step, n: 0 })
             .with_syntax(syntax)
             .with_buffer_size(buffer)
@@ -148,8 +148,8 @@ impl Read for Ones {
 
 #[test]
 fn memory_is_a_window_not_the_input() {
-    // 64 MB of `1,`: the reader holds its fixed buffer (1 MiB).
-    let items = 32 << 20;
+    // 16 MB of `1,`: the reader holds its fixed buffer (1 MiB).
+    let items = 8 << 20;
     let mut reader = Reader::new(Ones {
         left: items,
         started: false,
