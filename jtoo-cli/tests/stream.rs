@@ -33,6 +33,20 @@ fn write_document(mut to: impl Write, size: usize, tail: &[u8]) -> std::io::Resu
     Ok(sent + tail.len() as u64)
 }
 
+/// Starts `jtoo ARGS` under an address-space cap of `cap_kib` (KiB), all
+/// three streams piped.
+fn spawn_capped(args: &str, cap_kib: usize) -> std::process::Child {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {cap_kib} && exec \"$0\" {args}"))
+        .arg(env!("CARGO_BIN_EXE_jtoo"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Runs `jtoo ARGS` under an address-space cap of `cap_kib`, feeding it a
 /// generated document of `size` bytes ending in `tail`; returns its exit
 /// code, its stdout's length and last bytes, and its stderr.
@@ -42,16 +56,7 @@ fn capped(
     size: usize,
     tail: &'static [u8],
 ) -> (i32, u64, Vec<u8>, String) {
-    let script = format!("ulimit -v {cap_kib} && exec \"$0\" {args}",);
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_jtoo"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_capped(args, cap_kib);
     let stdin = child.stdin.take().unwrap();
     let writer = thread::spawn(move || write_document(stdin, size, tail));
     let mut stdout = child.stdout.take().unwrap();
@@ -167,21 +172,13 @@ fn a_worst_case_shape_parses_to_a_value_under_an_address_space_cap() {
     // Issue 22 (worst-case shapes): 2 MB of `[1,1,…]` read whole into a
     // `Value` (inputs up to 8 MiB are) under a cap of 50 times its size.
     // A list item used to cost 64 bytes and its list was copied out of the
-    // parser's stack: about 140 MB of address space; now about 50 MB.
+    // parser's stack: about 140 MB of address space (estimated); now 40-50 MB.
     let mut doc = b"[".to_vec();
     for _ in 0..999_999 {
         doc.extend_from_slice(b"1,");
     }
     doc.extend_from_slice(b"1]");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 102400 && exec \"$0\" fmt")
-        .arg(env!("CARGO_BIN_EXE_jtoo"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_capped("fmt", 100 << 10);
     let mut stdin = child.stdin.take().unwrap();
     let writer = thread::spawn(move || stdin.write_all(&doc).map(|()| doc));
     let out = child.wait_with_output().unwrap();
