@@ -13,7 +13,7 @@
 
 use crate::error::{FrameError, GreetingError, Section};
 use crate::frame::{Frame, check_len};
-use jtoo::{Item, ItemRef, Pair, Value};
+use jtoo::{Item, ItemRef, List, Pair, Value};
 use std::collections::HashSet;
 
 /// The largest greeting frame, header and newline included: 16 KiB.
@@ -123,40 +123,51 @@ impl Greeting {
     /// # Errors
     /// Any [`GreetingError`] but `Empty`.
     pub fn from_value(value: &Value) -> Result<Greeting, GreetingError> {
-        let items = value.as_list().ok_or(GreetingError::NotAList)?;
-        let pairs = match (items.len(), items.first()) {
-            (1, Some(ItemRef::Value(Value::List(inner)))) => inner,
-            _ => items,
+        let protocol = check(value)?.to_owned();
+        let fields = pairs(value)
+            .into_iter()
+            .flatten()
+            .filter_map(|item| {
+                let pair = item.as_pair()?;
+                let key = pair.key().as_str()?;
+                (key != "protocol").then(|| (key.to_owned(), pair.value().clone()))
+            })
+            .collect();
+        Ok(Greeting { protocol, fields })
+    }
+
+    /// As [`Greeting::from_value`], moving the fields out of `value`.
+    fn from_owned(value: Value) -> Result<Greeting, GreetingError> {
+        let protocol = check(&value)?.to_owned();
+        let mut list = match value {
+            Value::List(list) => list,
+            _ => return Err(GreetingError::NotAList),
         };
-        let mut protocol = None;
-        let mut fields = Vec::with_capacity(pairs.len());
-        let mut seen = HashSet::with_capacity(pairs.len());
-        for item in pairs {
-            let ItemRef::Pair(pair) = item else {
-                return Err(GreetingError::NonPairItem);
-            };
-            let Value::String(key) = pair.key() else {
-                return Err(GreetingError::NonStringKey);
-            };
-            if !seen.insert(key.as_str()) {
-                return Err(GreetingError::DuplicateKey(key.to_string()));
-            }
-            if key == "protocol" {
-                match pair.value() {
-                    Value::String(p) => protocol = Some(p.to_string()),
-                    _ => return Err(GreetingError::ProtocolNotString),
-                }
-            } else {
-                fields.push((key.to_string(), pair.value().clone()));
+        if is_wrapped(&list) {
+            match list.into_iter().next() {
+                Some(Item::Value(Value::List(inner))) => list = inner,
+                _ => return Err(GreetingError::NotAList),
             }
         }
-        let protocol = protocol.ok_or(GreetingError::MissingProtocol)?;
+        let fields = list
+            .into_iter()
+            .filter_map(|item| match item {
+                Item::Pair(pair) => match pair.into_parts() {
+                    (Value::String(key), value) if key != "protocol" => {
+                        Some((key.to_string(), value))
+                    }
+                    _ => None,
+                },
+                Item::Value(_) => None,
+            })
+            .collect();
         Ok(Greeting { protocol, fields })
     }
 
     /// Reads a greeting from a frame's JTOO section (the binary section is
     /// ignored). The caller checks the 16 KiB limit, as the handshake's
-    /// codec does.
+    /// codec does. The fields are moved out of the parsed value, not
+    /// copied.
     ///
     /// # Errors
     /// Any [`GreetingError`].
@@ -164,11 +175,54 @@ impl Greeting {
         // The frame's section is valid JTOO; a parse failure here can only
         // be a depth limit, which no greeting needs.
         match frame.value() {
-            Ok(Some(v)) => Greeting::from_value(&v),
+            Ok(Some(v)) => Greeting::from_owned(v),
             Ok(None) => Err(GreetingError::Empty),
             Err(_) => Err(GreetingError::NotAList),
         }
     }
+}
+
+/// `true` for the wrapped shape: a list whose one item is a list.
+fn is_wrapped(list: &List) -> bool {
+    matches!(
+        (list.len(), list.first()),
+        (1, Some(ItemRef::Value(Value::List(_))))
+    )
+}
+
+/// The list of pairs of a greeting value, in either accepted shape.
+fn pairs(value: &Value) -> Option<&List> {
+    let list = value.as_list()?;
+    match list.first() {
+        Some(ItemRef::Value(Value::List(inner))) if is_wrapped(list) => Some(inner),
+        _ => Some(list),
+    }
+}
+
+/// Checks every greeting rule on `value` and returns its protocol: the one
+/// place the rules live.
+fn check(value: &Value) -> Result<&str, GreetingError> {
+    let pairs = pairs(value).ok_or(GreetingError::NotAList)?;
+    let mut protocol = None;
+    let mut seen = HashSet::with_capacity(pairs.len());
+    for item in pairs {
+        let ItemRef::Pair(pair) = item else {
+            return Err(GreetingError::NonPairItem);
+        };
+        let Value::String(key) = pair.key() else {
+            return Err(GreetingError::NonStringKey);
+        };
+        if !seen.insert(key.as_str()) {
+            return Err(GreetingError::DuplicateKey(key.to_string()));
+        }
+        if key == "protocol" {
+            match pair.value() {
+                Value::String(p) => protocol = Some(p.as_str()),
+                _ => return Err(GreetingError::ProtocolNotString),
+            }
+        }
+    }
+    protocol.ok_or(GreetingError::MissingProtocol)
 }
 
 /// `true` when `frame` is the 505 "unsupported protocol" reply.
