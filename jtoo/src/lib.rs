@@ -27,6 +27,7 @@ pub mod serde;
 pub mod stream;
 pub mod types;
 mod value;
+mod window;
 
 pub use borrowed::{PathItem, ValueKind, ValueRef, ValueRefItem, ValueRefIter, get};
 pub use encode::{to_string, to_vec, to_writer};

@@ -37,8 +37,9 @@
 use crate::error::{Error, ErrorKind, Position};
 use crate::parse::cursor::{self, Next};
 use crate::parse::string::Known;
-use crate::parse::{PResult, ParseError, Syntax, list, unwrap_nom_err, validate, ws};
+use crate::parse::{PResult, Syntax, list, unwrap_nom_err, validate, ws};
 use crate::value::Value;
+use crate::window::{Judged, Window};
 use std::io::{Read, Write};
 
 /// Bytes kept ahead of the position before each step: tokens shorter than
@@ -165,49 +166,22 @@ impl Role {
     }
 }
 
-/// An open list: where its `[` is (the input offset, and its position
-/// once counted: when its bytes are dropped, or for an error), and the
-/// role of the list itself.
+/// An open list: where its `[` is (the input offset and position, for
+/// "unclosed list", whose bytes may have left the window), and the role of
+/// the list itself.
 #[derive(Clone, Copy, Debug)]
 struct Open {
     start: usize,
-    position: Option<Position>,
+    position: Position,
     role: Role,
-}
-
-/// Lines and columns, counted once per byte: the position of buffer index
-/// `index`, from which later positions are counted on.
-#[derive(Clone, Copy, Debug)]
-struct Lines {
-    index: usize,
-    /// 1-based line at `index`.
-    line: usize,
-    /// Code points between the start of that line and `index`.
-    column: usize,
 }
 
 /// A pull reader of one document from a byte stream: see the
 /// [module documentation](self).
 pub struct Reader<R> {
-    src: R,
-    /// `buf[..end]` holds the bytes read and not yet dropped; the rest is
-    /// room for the next reads.
-    buf: Vec<u8>,
-    end: usize,
-    /// `buf[..utf8]` is known to be UTF-8 (checked once per read).
-    utf8: usize,
-    /// An invalid UTF-8 sequence was read: strings check their own.
-    not_utf8: bool,
-    /// The next unread byte in `buf`.
-    pos: usize,
-    /// The input offset of `buf[0]`.
-    base: usize,
-    lines: Lines,
-    eof: bool,
+    w: Window<R>,
     syntax: Syntax,
     max_depth: usize,
-    max_token: usize,
-    lookahead: usize,
     final_newline: bool,
     open: Vec<Open>,
     state: State,
@@ -217,23 +191,9 @@ impl<R: Read> Reader<R> {
     /// A reader of strict JTOO with the default depth limit.
     pub fn new(src: R) -> Reader<R> {
         Reader {
-            src,
-            buf: Vec::new(),
-            end: 0,
-            utf8: 0,
-            not_utf8: false,
-            pos: 0,
-            base: 0,
-            lines: Lines {
-                index: 0,
-                line: 1,
-                column: 0,
-            },
-            eof: false,
+            w: Window::new(src, LOOKAHEAD),
             syntax: Syntax::Strict,
             max_depth: crate::Options::DEFAULT_MAX_DEPTH,
-            max_token: usize::MAX,
-            lookahead: LOOKAHEAD,
             final_newline: false,
             open: Vec::new(),
             state: State::Start,
@@ -258,7 +218,7 @@ impl<R: Read> Reader<R> {
     /// the reader's memory is then bounded by about twice this plus a
     /// fixed buffer, whatever the input. Unlimited by default.
     pub fn with_max_token(mut self, bytes: usize) -> Self {
-        self.max_token = bytes;
+        self.w.set_max_token(bytes);
         self
     }
 
@@ -267,7 +227,7 @@ impl<R: Read> Reader<R> {
     /// memory and costs speed; any size reads the same document the same
     /// way.
     pub fn with_buffer_size(mut self, bytes: usize) -> Self {
-        self.lookahead = bytes.max(1);
+        self.w.set_lookahead(bytes);
         self
     }
 
@@ -275,7 +235,7 @@ impl<R: Read> Reader<R> {
     /// buffer (16 times the read size) or twice the longest token read so
     /// far, for watching memory.
     pub fn buffer_capacity(&self) -> usize {
-        self.buf.capacity()
+        self.w.capacity()
     }
 
     /// Accepts one `\n` after a strict document, as text files end (HTOO
@@ -299,12 +259,12 @@ impl<R: Read> Reader<R> {
     /// assert_eq!(&held[err.offset() - start..], b"x]");
     /// ```
     pub fn buffered(&self) -> (usize, &[u8]) {
-        (self.base, self.buf.get(..self.end).unwrap_or_default())
+        self.w.buffered()
     }
 
     /// The number of input bytes consumed so far.
     pub fn offset(&self) -> usize {
-        self.base + self.pos
+        self.w.offset()
     }
 
     /// The next event, or `None` after the document's end was checked
@@ -318,7 +278,7 @@ impl<R: Read> Reader<R> {
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
         Ok(match self.step(false)? {
             Some(Step::Scalar(start) | Step::Whole(start)) => Some(Event::Scalar(Scalar {
-                text: self.buf.get(start..self.pos).unwrap_or_default(),
+                text: self.w.since(start),
                 syntax: self.syntax,
             })),
             Some(Step::Open) => Some(Event::Open),
@@ -405,7 +365,7 @@ impl<R: Read> Reader<R> {
                     after_colon = true;
                 }
                 Step::Scalar(start) | Step::Whole(start) => {
-                    let text = self.buf.get(start..self.pos).unwrap_or_default();
+                    let text = self.w.since(start);
                     if strict {
                         chunk.extend_from_slice(text);
                     } else {
@@ -432,8 +392,8 @@ impl<R: Read> Reader<R> {
                 State::Done => return Ok(None),
                 State::Start => {
                     self.skip_ws()?;
-                    if self.peek()?.is_none() {
-                        return Err(self.error(ErrorKind::ExpectedValue, self.pos));
+                    if self.w.peek()?.is_none() {
+                        return Err(self.w.error(ErrorKind::ExpectedValue, self.w.pos()));
                     }
                     self.state = State::Value(Role::Top);
                 }
@@ -444,7 +404,7 @@ impl<R: Read> Reader<R> {
                     return self.value(role).map(Some);
                 }
                 State::ListFirst => {
-                    if self.peek()? == Some(b']') {
+                    if self.w.peek()? == Some(b']') {
                         return Ok(Some(self.close(1)));
                     }
                     self.state = State::Value(Role::First);
@@ -478,20 +438,20 @@ impl<R: Read> Reader<R> {
                 State::End { ambiguous } => {
                     self.skip_ws()?;
                     if self.final_newline && !self.syntax.is_lenient() {
-                        self.fill(2)?;
-                        if self.buf.get(self.pos..self.end) == Some(b"\n") {
-                            self.pos += 1;
+                        self.w.fill(2)?;
+                        if self.w.rest() == b"\n" {
+                            self.w.skip(1);
                         }
                     }
-                    return match self.peek()? {
+                    return match self.w.peek()? {
                         None => {
                             self.state = State::Done;
                             Ok(None)
                         }
                         Some(b':') if ambiguous => {
-                            Err(self.error(ErrorKind::AmbiguousKey, self.pos))
+                            Err(self.w.error(ErrorKind::AmbiguousKey, self.w.pos()))
                         }
-                        Some(_) => Err(self.error(ErrorKind::TrailingCharacters, self.pos)),
+                        Some(_) => Err(self.w.error(ErrorKind::TrailingCharacters, self.w.pos())),
                     };
                 }
             }
@@ -501,13 +461,14 @@ impl<R: Read> Reader<R> {
     /// Reads a value in `role`: opens a list, or checks a scalar.
     fn value(&mut self, role: Role) -> Result<Step, Error> {
         let syntax = self.syntax;
-        if self.peek()? == Some(b'[') {
+        if self.w.peek()? == Some(b'[') {
             let start = self.offset();
+            let position = self.w.mark(self.w.pos());
             let depth = self.max_depth.saturating_sub(self.open.len());
             // Pushed first: an "unclosed list" error is this one's.
             self.open.push(Open {
                 start,
-                position: None,
+                position,
                 role,
             });
             self.run(|w| cursor::open(w, syntax, depth))?;
@@ -517,7 +478,7 @@ impl<R: Read> Reader<R> {
         let (consumed, ambiguous) =
             self.run_known(|w, known| validate::value_key(w, syntax, 1, known))?;
         // `run` may have moved the window: the scalar ends at `pos`.
-        let start = self.pos - consumed;
+        let start = self.w.pos() - consumed;
         self.state = role.after(ambiguous);
         Ok(Step::Scalar(start))
     }
@@ -527,21 +488,17 @@ impl<R: Read> Reader<R> {
     /// it does not, or when the value is not a list, and nothing was
     /// consumed.
     fn value_whole(&mut self, role: Role) -> Result<Option<Step>, Error> {
-        self.fill(self.lookahead)?;
-        let window = self.buf.get(self.pos..self.end).unwrap_or_default();
+        self.w.fill(self.w.lookahead())?;
+        let window = self.w.rest();
         if window.first() != Some(&b'[') {
             return Ok(None);
         }
-        let known = if self.utf8 == self.end {
-            Known::UTF8
-        } else {
-            Known::NOTHING
-        };
         let depth = self.max_depth.saturating_sub(self.open.len());
-        match validate::value_key(window, self.syntax, depth, known) {
-            Ok((rest, ambiguous)) if !rest.is_empty() || self.eof => {
-                let start = self.pos;
-                self.pos += window.len() - rest.len();
+        let eof = self.w.eof();
+        match validate::value_key(window, self.syntax, depth, self.w.known()) {
+            Ok((rest, ambiguous)) if !rest.is_empty() || eof => {
+                let start = self.w.pos();
+                self.w.skip(window.len() - rest.len());
                 self.state = role.after(ambiguous);
                 Ok(Some(Step::Whole(start)))
             }
@@ -551,8 +508,8 @@ impl<R: Read> Reader<R> {
                 let at = e.offset(window);
                 // The list is in the window from its `[`: the error's own
                 // position is right, "unclosed list" included.
-                if self.eof || is_final(e.kind, at, window.len()) {
-                    Err(self.error(e.kind, self.pos + at))
+                if eof || is_final(e.kind, at, window.len()) {
+                    Err(self.w.error(e.kind, self.w.pos() + at))
                 } else {
                     Ok(None)
                 }
@@ -562,7 +519,7 @@ impl<R: Read> Reader<R> {
 
     /// Consumes the `]` (`len` bytes) that closes the innermost list.
     fn close(&mut self, len: usize) -> Step {
-        self.pos += len;
+        self.w.skip(len);
         let role = self.open.pop().map_or(Role::Top, |o| o.role);
         self.state = role.after(false);
         Step::Close
@@ -575,16 +532,6 @@ impl<R: Read> Reader<R> {
             self.run(|w| ws::skip(w, syntax))?;
         }
         Ok(())
-    }
-
-    /// The next byte, reading if needed; `None` at the end of input.
-    fn peek(&mut self) -> Result<Option<u8>, Error> {
-        self.fill(1)?;
-        Ok(self
-            .buf
-            .get(self.pos..self.end)
-            .and_then(|w| w.first())
-            .copied())
     }
 
     /// Runs a production on the window and moves past what it read; returns
@@ -604,159 +551,29 @@ impl<R: Read> Reader<R> {
         &mut self,
         production: impl for<'w> Fn(&'w [u8], Known<'static>) -> PResult<'w, T>,
     ) -> Result<(usize, T), Error> {
-        let mut want = self.lookahead;
-        loop {
-            self.fill(want)?;
-            let known = if self.utf8 == self.end {
-                Known::UTF8
-            } else {
-                Known::NOTHING
-            };
-            let window = self.buf.get(self.pos..self.end).unwrap_or_default();
-            let len = window.len();
-            match production(window, known) {
-                Ok((rest, v)) if !rest.is_empty() || self.eof => {
-                    let consumed = len - rest.len();
-                    self.pos += consumed;
-                    return Ok((consumed, v));
-                }
-                Ok(_) => {}
+        let open = &self.open;
+        self.w.run(
+            |window, known, eof| match production(window, known) {
+                Ok((rest, v)) => Judged::Done(window.len() - rest.len(), v),
                 Err(e) => {
                     let e = unwrap_nom_err(e, window);
                     let at = e.offset(window);
-                    if self.eof || is_final(e.kind, at, len) {
-                        return Err(self.parse_error(e, at));
+                    if eof || is_final(e.kind, at, window.len()) {
+                        Judged::Fail(at, e.kind)
+                    } else {
+                        Judged::More
                     }
                 }
-            }
-            if len >= self.max_token {
-                return Err(self.error(ErrorKind::TokenTooLong(self.max_token), self.pos));
-            }
-            want = len.saturating_mul(2).max(self.lookahead);
-        }
-    }
-
-    /// Reads until `want` bytes are ahead of the position or the input
-    /// ends. Reads go into the room after the held bytes; when there is
-    /// too little, the consumed bytes are dropped first, and the buffer
-    /// grows only for a window longer than it.
-    fn fill(&mut self, want: usize) -> Result<(), Error> {
-        while !self.eof && self.end - self.pos < want {
-            let block = want.max(self.lookahead);
-            if self.buf.len() - self.end < block {
-                if self.pos > 0 {
-                    self.discard();
+            },
+            |w, kind, index| match (kind, open.last()) {
+                // "Unclosed list" is reported where the innermost list
+                // began, which may have left the window.
+                (ErrorKind::UnclosedList, Some(open)) if open.start < w.offset() => {
+                    Error::at_position(kind, open.position)
                 }
-                let size = (self.end + block).max(self.lookahead.saturating_mul(16));
-                if self.buf.len() < size {
-                    self.buf.resize(size, 0);
-                }
-            }
-            let room = self.buf.get_mut(self.end..).unwrap_or_default();
-            let n = loop {
-                match self.src.read(room) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(Error::from(e)),
-                }
-            };
-            self.end += n;
-            self.eof = n == 0;
-            self.check_utf8();
-        }
-        Ok(())
-    }
-
-    /// Moves the checked-UTF-8 mark over the bytes just read, up to a
-    /// sequence cut by the end of the read (checked with the next one).
-    fn check_utf8(&mut self) {
-        if self.not_utf8 {
-            return;
-        }
-        let unchecked = self.buf.get(self.utf8..self.end).unwrap_or_default();
-        match simdutf8::compat::from_utf8(unchecked) {
-            Ok(_) => self.utf8 = self.end,
-            Err(e) => {
-                self.utf8 += e.valid_up_to();
-                // Invalid, not cut: strings now check their own UTF-8.
-                self.not_utf8 = e.error_len().is_some() || self.eof;
-            }
-        }
-    }
-
-    /// Drops the consumed bytes, keeping their lines and columns (and the
-    /// positions of the open lists that began in them).
-    fn discard(&mut self) {
-        for i in 0..self.open.len() {
-            if let Some(o) = self.open.get(i).copied()
-                && o.position.is_none()
-                && o.start < self.base + self.pos
-            {
-                let index = o.start - self.base;
-                self.count_lines(index);
-                let position = self.position(index);
-                if let Some(o) = self.open.get_mut(i) {
-                    o.position = Some(position);
-                }
-            }
-        }
-        self.count_lines(self.pos);
-        self.buf.copy_within(self.pos..self.end, 0);
-        self.end -= self.pos;
-        self.utf8 = self.utf8.saturating_sub(self.pos);
-        self.base += self.pos;
-        self.lines.index -= self.pos;
-        self.pos = 0;
-    }
-
-    /// Moves the line count on to buffer index `index` (at or after it).
-    fn count_lines(&mut self, index: usize) {
-        let p = self.position(index);
-        self.lines = Lines {
-            index,
-            line: p.line,
-            column: p.column - 1,
-        };
-    }
-
-    /// The position of buffer index `index` (at or after the line count's).
-    fn position(&self, index: usize) -> Position {
-        let from = self.lines.index.min(index);
-        let bytes = self.buf.get(from..index).unwrap_or_default();
-        let (line, column) = match memchr::memrchr(b'\n', bytes) {
-            Some(last) => (
-                self.lines.line + memchr::memchr_iter(b'\n', bytes).count(),
-                code_points(bytes.get(last + 1..).unwrap_or_default()),
-            ),
-            None => (self.lines.line, self.lines.column + code_points(bytes)),
-        };
-        Position {
-            offset: self.base + index,
-            line,
-            column: column + 1,
-        }
-    }
-
-    /// A production's error at `at` bytes past the position.
-    fn parse_error(&self, e: ParseError, at: usize) -> Error {
-        match (e.kind, self.open.last()) {
-            // "Unclosed list" is reported where the innermost list began,
-            // which may have left the window.
-            (ErrorKind::UnclosedList, Some(open)) if open.start < self.offset() => {
-                match (open.position, open.start.checked_sub(self.base)) {
-                    (Some(p), _) => Error::at_position(e.kind, p),
-                    (None, Some(index)) => self.error(e.kind, index),
-                    // Dropped bytes had their lists' positions counted.
-                    (None, None) => self.error(e.kind, 0),
-                }
-            }
-            _ => self.error(e.kind, self.pos + at),
-        }
-    }
-
-    /// An error at `index` in the buffer.
-    fn error(&self, kind: ErrorKind, index: usize) -> Error {
-        Error::at_position(kind, self.position(index))
+                _ => w.error(kind, index),
+            },
+        )
     }
 }
 
@@ -770,21 +587,4 @@ enum Step {
     /// A whole list, checked, from this index in the buffer to the
     /// position.
     Whole(usize),
-}
-
-/// Code points in `bytes`: the bytes that are not UTF-8 continuation bytes
-/// (as [`Position::of`] counts columns), eight at a time.
-fn code_points(bytes: &[u8]) -> usize {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut continuation = 0usize;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        // `10xxxxxx`: the top bit set and the next one clear.
-        continuation += (w & !(w << 1) & 0x8080_8080_8080_8080).count_ones() as usize;
-    }
-    let rest = chunks.remainder();
-    continuation += rest.iter().filter(|&&b| (b as i8) < -0x40).count();
-    bytes.len() - continuation
 }

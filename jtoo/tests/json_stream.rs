@@ -287,7 +287,8 @@ impl Read for Records {
 
 #[test]
 fn memory_is_a_window_not_the_input() {
-    // 27 bytes per record, 2.5 M records: about 70 MB in, nothing held.
+    // 27 bytes per record, 2.5 M records: about 70 MB in; the reader holds
+    // its fixed buffer (16 reads of 64 KiB), as the JTOO reader does.
     let items = 2_500_000;
     let mut reader = Reader::new(Records {
         left: items,
@@ -303,7 +304,7 @@ fn memory_is_a_window_not_the_input() {
     // Per record: open, key, 1, key, "abc", close; plus the array.
     assert_eq!(events, items * 6 + 2);
     assert!(reader.offset() > 60_000_000);
-    assert!(most <= 4 << 16, "held {most} bytes");
+    assert!(most <= 1 << 20, "held {most} bytes");
 }
 
 #[test]

@@ -34,9 +34,10 @@
 
 use super::text::{self, Scalar};
 use super::{FromJsonOptions, NullPolicy};
-use crate::error::{Error, ErrorKind, Position};
+use crate::error::{Error, ErrorKind};
 use crate::parse::Number;
 use crate::stream::is_final;
+use crate::window::{Judged, Window};
 use std::io::{Read, Write};
 
 /// Bytes read at a time and kept ahead of the position by default.
@@ -104,21 +105,7 @@ enum State {
 /// # Ok::<(), jtoo::Error>(())
 /// ```
 pub struct Reader<R> {
-    src: R,
-    /// The window: `buf[..end]` was read; the rest is room.
-    buf: Vec<u8>,
-    end: usize,
-    /// The next unread byte in `buf`.
-    pos: usize,
-    /// The input offset of `buf[0]`.
-    base: usize,
-    eof: bool,
-    /// The line and the columns before buffer index `mark`.
-    mark: usize,
-    mark_line: usize,
-    mark_columns: usize,
-    lookahead: usize,
-    max_token: usize,
+    w: Window<R>,
     options: FromJsonOptions,
     /// The open containers: `true` for an object.
     open: Vec<bool>,
@@ -149,17 +136,7 @@ impl<R: Read> Reader<R> {
     /// ```
     pub fn new(src: R) -> Reader<R> {
         Reader {
-            src,
-            buf: Vec::new(),
-            end: 0,
-            pos: 0,
-            base: 0,
-            eof: false,
-            mark: 0,
-            mark_line: 1,
-            mark_columns: 0,
-            lookahead: LOOKAHEAD,
-            max_token: usize::MAX,
+            w: Window::new(src, LOOKAHEAD),
             options: FromJsonOptions::default(),
             open: Vec::new(),
             state: State::Value,
@@ -193,7 +170,7 @@ impl<R: Read> Reader<R> {
     /// # Ok::<(), jtoo::Error>(())
     /// ```
     pub fn with_buffer_size(mut self, bytes: usize) -> Self {
-        self.lookahead = bytes.max(1);
+        self.w.set_lookahead(bytes);
         self
     }
 
@@ -210,20 +187,22 @@ impl<R: Read> Reader<R> {
     /// assert_eq!(err.kind(), jtoo::ErrorKind::TokenTooLong(1 << 20));
     /// ```
     pub fn with_max_token(mut self, bytes: usize) -> Self {
-        self.max_token = bytes;
+        self.w.set_max_token(bytes);
         self
     }
 
-    /// The bytes of input the reader holds now (its buffer's capacity).
+    /// The bytes of input the reader holds now (its buffer's capacity): a
+    /// fixed buffer (16 times the read size) or twice the longest token
+    /// read so far, for watching memory.
     ///
     /// ```
     /// let mut r = jtoo::json::stream::Reader::new(&b"[1]"[..]).with_buffer_size(16);
     /// r.next_event()?;
-    /// assert!(r.buffer_capacity() < 64);
+    /// assert_eq!(r.buffer_capacity(), 16 * 16);
     /// # Ok::<(), jtoo::Error>(())
     /// ```
     pub fn buffer_capacity(&self) -> usize {
-        self.buf.capacity()
+        self.w.capacity()
     }
 
     /// The number of input bytes consumed so far.
@@ -235,7 +214,7 @@ impl<R: Read> Reader<R> {
     /// # Ok::<(), jtoo::Error>(())
     /// ```
     pub fn offset(&self) -> usize {
-        self.base + self.pos
+        self.w.offset()
     }
 
     /// The input still held from byte `offset` on (empty when it was
@@ -250,10 +229,7 @@ impl<R: Read> Reader<R> {
     /// assert!(r.held_from(err.offset()).starts_with(b"nul]"));
     /// ```
     pub fn held_from(&self, offset: usize) -> &[u8] {
-        offset
-            .checked_sub(self.base)
-            .and_then(|i| self.buf.get(i..self.end))
-            .unwrap_or_default()
+        self.w.held_from(offset)
     }
 
     /// The next event, or `None` after the end of the text was checked
@@ -366,7 +342,7 @@ impl<R: Read> Reader<R> {
                     self.skip_ws()?;
                     let object = self.open.last() == Some(&true);
                     let close = if object { b'}' } else { b']' };
-                    if self.peek()? == Some(close) {
+                    if self.w.peek()? == Some(close) {
                         return Ok(Some(self.close()));
                     }
                     self.state = if object { State::Key } else { State::Value };
@@ -384,20 +360,20 @@ impl<R: Read> Reader<R> {
                     } else {
                         (b']', ErrorKind::ExpectedCommaOrEnd)
                     };
-                    match self.peek()? {
+                    match self.w.peek()? {
                         Some(b',') => {
-                            self.pos += 1;
+                            self.w.skip(1);
                             self.state = if object { State::Key } else { State::Value };
                         }
                         Some(b) if b == close => return Ok(Some(self.close())),
-                        None => return Err(self.error(ErrorKind::UnexpectedEnd, self.pos)),
-                        Some(_) => return Err(self.error(other, self.pos)),
+                        None => return Err(self.w.error(ErrorKind::UnexpectedEnd, self.w.pos())),
+                        Some(_) => return Err(self.w.error(other, self.w.pos())),
                     }
                 }
                 State::End => {
                     self.skip_ws()?;
-                    if self.peek()?.is_some() {
-                        return Err(self.error(ErrorKind::TrailingCharacters, self.pos));
+                    if self.w.peek()?.is_some() {
+                        return Err(self.w.error(ErrorKind::TrailingCharacters, self.w.pos()));
                     }
                     self.state = State::Done;
                     return Ok(None);
@@ -420,12 +396,12 @@ impl<R: Read> Reader<R> {
     /// `null` here is an error: members' nulls are dealt with at the key).
     fn value(&mut self) -> Result<Step, Error> {
         self.skip_ws()?;
-        match self.peek()? {
+        match self.w.peek()? {
             Some(b @ (b'[' | b'{')) => {
                 if self.open.len() >= self.options.depth_limit() {
-                    return Err(self.error(ErrorKind::DepthLimitExceeded, self.pos));
+                    return Err(self.w.error(ErrorKind::DepthLimitExceeded, self.w.pos()));
                 }
-                self.pos += 1;
+                self.w.skip(1);
                 self.open.push(b == b'{');
                 self.state = State::First;
                 Ok(Step::Open(b == b'{'))
@@ -435,9 +411,9 @@ impl<R: Read> Reader<R> {
                 let start = self.offset();
                 let token = self.scalar()?;
                 if let Token::Null = token {
-                    return Err(self.error(
+                    return Err(self.w.error(
                         ErrorKind::Unencodable("JSON null has no JTOO form"),
-                        start - self.base,
+                        self.w.index(start),
                     ));
                 }
                 self.state = self.after_value();
@@ -451,32 +427,32 @@ impl<R: Read> Reader<R> {
     /// member left out (`None`).
     fn key(&mut self) -> Result<Option<Step>, Error> {
         self.skip_ws()?;
-        if self.peek()? != Some(b'"') {
-            return Err(self.error(
+        if self.w.peek()? != Some(b'"') {
+            return Err(self.w.error(
                 ErrorKind::InvalidString("expected a `\"` starting an object key"),
-                self.pos,
+                self.w.pos(),
             ));
         }
         if !matches!(self.scalar()?, Token::Str) {
-            return Err(self.error(ErrorKind::ExpectedValue, self.pos));
+            return Err(self.w.error(ErrorKind::ExpectedValue, self.w.pos()));
         }
         std::mem::swap(&mut self.key, &mut self.text);
         self.skip_ws()?;
-        if self.peek()? != Some(b':') {
-            return Err(self.error(ErrorKind::ExpectedValue, self.pos));
+        if self.w.peek()? != Some(b':') {
+            return Err(self.w.error(ErrorKind::ExpectedValue, self.w.pos()));
         }
-        self.pos += 1;
+        self.w.skip(1);
         self.state = State::Value;
         if self.options.null_policy() == NullPolicy::OmitMembers {
             self.skip_ws()?;
-            if self.peek()? == Some(b'n') {
+            if self.w.peek()? == Some(b'n') {
                 // `scalar` may drop what was before the token: keep its offset.
                 let start = self.offset();
                 if let Token::Null = self.scalar()? {
                     self.state = State::After;
                     return Ok(None);
                 }
-                return Err(self.error(ErrorKind::ExpectedValue, start - self.base));
+                return Err(self.w.error(ErrorKind::ExpectedValue, self.w.index(start)));
             }
         }
         Ok(Some(Step::Key))
@@ -484,7 +460,7 @@ impl<R: Read> Reader<R> {
 
     /// Consumes the close of the innermost container.
     fn close(&mut self) -> Step {
-        self.pos += 1;
+        self.w.skip(1);
         self.open.pop();
         self.state = self.after_value();
         Step::Close
@@ -495,132 +471,55 @@ impl<R: Read> Reader<R> {
     /// in a way more bytes could change ([`is_final`]). A string's text
     /// goes to `self.text`.
     fn scalar(&mut self) -> Result<Token, Error> {
-        let mut want = self.lookahead;
-        loop {
-            self.fill(want)?;
-            let window = self.buf.get(self.pos..self.end).unwrap_or_default();
-            let len = window.len();
-            match text::scalar(window) {
-                Ok((taken, s)) if taken < len || self.eof => {
-                    let token = match s {
+        let text = &mut self.text;
+        let (_, token) = self.w.run(
+            |window, _, eof| match text::scalar(window) {
+                Ok((taken, s)) => Judged::Done(
+                    taken,
+                    match s {
                         Scalar::Str(s) => {
-                            self.text.clear();
-                            self.text.push_str(&s);
+                            text.clear();
+                            text.push_str(&s);
                             Token::Str
                         }
                         Scalar::Number(n) => Token::Number(n),
                         Scalar::Bool(b) => Token::Bool(b),
                         Scalar::Null => Token::Null,
-                    };
-                    self.pos += taken;
-                    return Ok(token);
-                }
-                Ok(_) => {}
+                    },
+                ),
+                // An out-of-range number is judged on all of its digits:
+                // more of them could still be coming.
                 Err((at, kind))
-                    if self.eof
-                        || is_final(kind, at, len)
+                    if eof
+                        || is_final(kind, at, window.len())
                             && !(matches!(kind, ErrorKind::NumberOutOfRange(_))
-                                && number_run(window) == len) =>
+                                && number_run(window) == window.len()) =>
                 {
-                    // An out-of-range number is judged on all of its
-                    // digits: more of them could still be coming.
-                    return Err(self.error(kind, self.pos + at));
+                    Judged::Fail(at, kind)
                 }
-                Err(_) => {}
-            }
-            if len >= self.max_token {
-                return Err(self.error(ErrorKind::TokenTooLong(self.max_token), self.pos));
-            }
-            want = len.saturating_mul(2).max(self.lookahead);
-        }
+                Err(_) => Judged::More,
+            },
+            |w, kind, index| w.error(kind, index),
+        )?;
+        Ok(token)
     }
 
     /// Skips JSON whitespace, reading on (and dropping what it passed) as
     /// long as there is more.
     fn skip_ws(&mut self) -> Result<(), Error> {
         loop {
-            let rest = self.buf.get(self.pos..self.end).unwrap_or_default();
+            let rest = self.w.rest();
             let n = rest
                 .iter()
                 .position(|&b| !text::is_ws(b))
                 .unwrap_or(rest.len());
-            self.pos += n;
-            if n < rest.len() || self.eof {
+            let all = n == rest.len();
+            self.w.skip(n);
+            if !all || self.w.eof() {
                 return Ok(());
             }
-            self.fill(1)?;
+            self.w.fill(1)?;
         }
-    }
-
-    /// The next byte, reading if needed; `None` at the end of input.
-    fn peek(&mut self) -> Result<Option<u8>, Error> {
-        self.fill(1)?;
-        Ok(self
-            .buf
-            .get(self.pos..self.end)
-            .and_then(|w| w.first())
-            .copied())
-    }
-
-    /// Reads until `want` bytes are ahead of the position or the input
-    /// ends, first dropping the consumed bytes when they are most of what
-    /// is held. The buffer is zeroed only when it grows, so a source that
-    /// returns a few bytes per read costs no more than one that fills it.
-    fn fill(&mut self, want: usize) -> Result<(), Error> {
-        while !self.eof && self.end - self.pos < want {
-            if self.pos > 0 && self.pos >= self.end / 2 {
-                self.drop_consumed();
-            }
-            let room = (self.pos + want).max(self.end + self.lookahead);
-            if self.buf.len() < room {
-                self.buf.resize(room, 0);
-            }
-            let end = self.end;
-            let read = loop {
-                match self.src.read(self.buf.get_mut(end..).unwrap_or_default()) {
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    other => break other,
-                }
-            };
-            let n = read?;
-            self.end += n;
-            self.eof = n == 0;
-        }
-        Ok(())
-    }
-
-    /// Drops the bytes before the position, keeping count of their lines.
-    fn drop_consumed(&mut self) {
-        let p = self.position(self.pos);
-        self.buf.copy_within(self.pos..self.end, 0);
-        self.end -= self.pos;
-        self.base += self.pos;
-        self.pos = 0;
-        self.mark = 0;
-        self.mark_line = p.line;
-        self.mark_columns = p.column - 1;
-    }
-
-    /// The position of buffer index `index` (at or after the mark), as
-    /// [`Position::of`] counts it on the whole input.
-    fn position(&self, index: usize) -> Position {
-        let since = self.buf.get(self.mark..index).unwrap_or_default();
-        let p = Position::of(since, since.len());
-        let (line, column) = if p.line == 1 {
-            (self.mark_line, self.mark_columns + p.column)
-        } else {
-            (self.mark_line + p.line - 1, p.column)
-        };
-        Position {
-            offset: self.base + index,
-            line,
-            column,
-        }
-    }
-
-    /// An error at buffer index `index`.
-    fn error(&self, kind: ErrorKind, index: usize) -> Error {
-        Error::at_position(kind, self.position(index))
     }
 }
 
