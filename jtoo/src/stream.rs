@@ -34,7 +34,7 @@
 //! # Ok::<(), jtoo::Error>(())
 //! ```
 
-use crate::error::{Error, ErrorKind, Position};
+use crate::error::{Error, ErrorKind};
 use crate::parse::cursor::{self, Next};
 use crate::parse::string::Known;
 use crate::parse::{PResult, Syntax, list, unwrap_nom_err, validate, ws};
@@ -166,13 +166,12 @@ impl Role {
     }
 }
 
-/// An open list: where its `[` is (the input offset and position, for
-/// "unclosed list", whose bytes may have left the window), and the role of
-/// the list itself.
+/// An open list: where its `[` is (the input offset; the window keeps its
+/// position for "unclosed list" once its bytes are dropped, as a mark),
+/// and the role of the list itself.
 #[derive(Clone, Copy, Debug)]
 struct Open {
     start: usize,
-    position: Position,
     role: Role,
 }
 
@@ -463,14 +462,10 @@ impl<R: Read> Reader<R> {
         let syntax = self.syntax;
         if self.w.peek()? == Some(b'[') {
             let start = self.offset();
-            let position = self.w.mark(self.w.pos());
+            self.w.push_mark(start);
             let depth = self.max_depth.saturating_sub(self.open.len());
             // Pushed first: an "unclosed list" error is this one's.
-            self.open.push(Open {
-                start,
-                position,
-                role,
-            });
+            self.open.push(Open { start, role });
             self.run(|w| cursor::open(w, syntax, depth))?;
             self.state = State::ListFirst;
             return Ok(Step::Open);
@@ -520,6 +515,7 @@ impl<R: Read> Reader<R> {
     /// Consumes the `]` (`len` bytes) that closes the innermost list.
     fn close(&mut self, len: usize) -> Step {
         self.w.skip(len);
+        self.w.pop_mark();
         let role = self.open.pop().map_or(Role::Top, |o| o.role);
         self.state = role.after(false);
         Step::Close
@@ -569,7 +565,7 @@ impl<R: Read> Reader<R> {
                 // "Unclosed list" is reported where the innermost list
                 // began, which may have left the window.
                 (ErrorKind::UnclosedList, Some(open)) if open.start < w.offset() => {
-                    Error::at_position(kind, open.position)
+                    w.last_mark_error(kind)
                 }
                 _ => w.error(kind, index),
             },

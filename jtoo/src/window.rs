@@ -56,6 +56,16 @@ pub(crate) struct Window<R> {
     lookahead: usize,
     /// The longest token a production may need.
     max_token: usize,
+    /// Input offsets whose positions outlive their bytes (the `[` of each
+    /// open list), counted when the bytes are dropped.
+    marks: Vec<Mark>,
+}
+
+/// An input offset and, once its bytes were dropped, its position.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    offset: usize,
+    position: Option<Position>,
 }
 
 impl<R: Read> Window<R> {
@@ -76,6 +86,7 @@ impl<R: Read> Window<R> {
             eof: false,
             lookahead,
             max_token: usize::MAX,
+            marks: Vec::new(),
         }
     }
 
@@ -255,8 +266,47 @@ impl<R: Read> Window<R> {
         }
     }
 
-    /// Drops the consumed bytes, keeping count of their lines.
+    /// Marks input offset `offset` (a byte held): its position stays known
+    /// after its bytes are dropped, until [`Window::pop_mark`].
+    pub(crate) fn push_mark(&mut self, offset: usize) {
+        self.marks.push(Mark {
+            offset,
+            position: None,
+        });
+    }
+
+    pub(crate) fn pop_mark(&mut self) {
+        self.marks.pop();
+    }
+
+    /// An error at the last mark (or at the position, without one).
+    pub(crate) fn last_mark_error(&self, kind: ErrorKind) -> Error {
+        match self.marks.last() {
+            Some(Mark {
+                position: Some(p), ..
+            }) => Error::at_position(kind, *p),
+            Some(m) => self.error(kind, self.index(m.offset)),
+            None => self.error(kind, self.pos),
+        }
+    }
+
+    /// Drops the consumed bytes, keeping count of their lines (and the
+    /// positions of the marks among them).
     fn discard(&mut self) {
+        let dropped = self.base + self.pos;
+        for i in 0..self.marks.len() {
+            if let Some(m) = self.marks.get(i).copied()
+                && m.position.is_none()
+                && m.offset < dropped
+            {
+                let index = self.index(m.offset);
+                self.count_lines(index);
+                let position = self.position(index);
+                if let Some(m) = self.marks.get_mut(i) {
+                    m.position = Some(position);
+                }
+            }
+        }
         self.count_lines(self.pos);
         self.buf.copy_within(self.pos..self.end, 0);
         self.end -= self.pos;
@@ -274,14 +324,6 @@ impl<R: Read> Window<R> {
             line: p.line,
             column: p.column - 1,
         };
-    }
-
-    /// The position of buffer index `index` (at or after the line count's),
-    /// as [`Position::of`] counts it on the whole input. Counting moves on
-    /// to it, so the position of the next index is counted from there.
-    pub(crate) fn mark(&mut self, index: usize) -> Position {
-        self.count_lines(index);
-        self.position(index)
     }
 
     /// The position of buffer index `index` (at or after the line count's),
