@@ -123,17 +123,7 @@ impl Greeting {
     /// # Errors
     /// Any [`GreetingError`] but `Empty`.
     pub fn from_value(value: &Value) -> Result<Greeting, GreetingError> {
-        let protocol = check(value)?.to_owned();
-        let fields = pairs(value)
-            .into_iter()
-            .flatten()
-            .filter_map(|item| {
-                let pair = item.as_pair()?;
-                let key = pair.key().as_str()?;
-                (key != "protocol").then(|| (key.to_owned(), pair.value().clone()))
-            })
-            .collect();
-        Ok(Greeting { protocol, fields })
+        Greeting::from_owned(value.clone())
     }
 
     /// As [`Greeting::from_value`], moving the fields out of `value`.
