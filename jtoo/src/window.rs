@@ -114,6 +114,7 @@ impl<R: Read> Window<R> {
 
     /// The input still held from input offset `offset` on (empty when it
     /// was dropped already).
+    #[cfg(feature = "json")]
     pub(crate) fn held_from(&self, offset: usize) -> &[u8] {
         offset
             .checked_sub(self.base)
