@@ -6,10 +6,14 @@
 )]
 
 mod diagnostic;
+mod document;
 mod options;
 mod pretty;
 
 pub use diagnostic::{Diagnostic, hint, render_diagnostic};
+pub use document::{
+    Comments, Document, Entries, Entry, Node, Span, Trivia, TriviaIter, TriviaKind,
+};
 pub use jtoo::{Error, ErrorKind, Item, Pair, Value};
 pub use options::{Options, from_reader, from_slice, from_str};
 pub use pretty::{
