@@ -11,6 +11,7 @@ mod options;
 mod pretty;
 
 pub use diagnostic::{Diagnostic, hint, render_diagnostic};
+pub use document::format;
 pub use document::{
     Comments, Document, Entries, Entry, Node, Span, Trivia, TriviaIter, TriviaKind,
 };

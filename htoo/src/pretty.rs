@@ -116,13 +116,8 @@ pub fn to_string_pretty(value: &Value) -> String {
 /// deeper than the parser's limit; this writes any depth (linear in the
 /// value's size), [`to_writer_pretty`] refuses past the limit.
 pub fn to_string_pretty_with(value: &Value, config: &PrettyConfig) -> String {
-    let mut w = Writer {
-        out: String::new(),
-        col: 0,
-        config,
-        scratch: Vec::new(),
-    };
-    w.write(value);
+    let mut w = Writer::new(config);
+    w.value(value, 0);
     w.out
 }
 
@@ -178,24 +173,35 @@ enum Task<'a> {
     Newline(usize),
 }
 
-struct Writer<'c> {
-    out: String,
+/// The pretty writer's state; the comment-keeping formatter
+/// (`document::format`) writes through it too, so both share one layout.
+pub(crate) struct Writer<'c> {
+    pub(crate) out: String,
     /// Characters written since the last line break.
-    col: usize,
+    pub(crate) col: usize,
     config: &'c PrettyConfig,
     /// Canonical text of one scalar.
     scratch: Vec<u8>,
 }
 
-impl Writer<'_> {
-    fn write(&mut self, root: &Value) {
-        let mut tasks = vec![Task::Value(root, 0)];
+impl<'c> Writer<'c> {
+    pub(crate) fn new(config: &'c PrettyConfig) -> Writer<'c> {
+        Writer {
+            out: String::new(),
+            col: 0,
+            config,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Writes `root` as the value of a line at nesting `level`, from the
+    /// current column.
+    pub(crate) fn value(&mut self, root: &Value, level: usize) {
+        let mut tasks = vec![Task::Value(root, level)];
         while let Some(task) = tasks.pop() {
             match task {
                 Task::Value(list @ Value::List(items), level) if !items.is_empty() => {
-                    // One more column for the `,` or `:` that may follow.
-                    let budget = self.config.max_width.saturating_sub(self.col + 1);
-                    if self.flat_width(list, budget).is_some() {
+                    if self.fits(list) {
                         push_flat_list(&mut tasks, items);
                     } else {
                         tasks.push(Task::Text("]"));
@@ -228,16 +234,32 @@ impl Writer<'_> {
                     self.out.push_str(t);
                     self.col += t.len();
                 }
-                Task::Newline(level) => {
-                    let spaces = level
-                        .min(MAX_INDENT_LEVEL)
-                        .saturating_mul(self.config.indent);
-                    self.out.push('\n');
-                    push_spaces(&mut self.out, spaces);
-                    self.col = spaces;
-                }
+                Task::Newline(level) => self.newline(level),
             }
         }
+    }
+
+    /// `true` when `value` goes on the rest of the line (an empty list and
+    /// a scalar always do): its one-line form, plus one column for the `,`
+    /// or `:` that may follow, fits in the config's width.
+    pub(crate) fn fits(&mut self, value: &Value) -> bool {
+        match value {
+            Value::List(items) if !items.is_empty() => {
+                let budget = self.config.max_width.saturating_sub(self.col + 1);
+                self.flat_width(value, budget).is_some()
+            }
+            _ => true,
+        }
+    }
+
+    /// A line break and the indentation of `level`.
+    pub(crate) fn newline(&mut self, level: usize) {
+        let spaces = level
+            .min(MAX_INDENT_LEVEL)
+            .saturating_mul(self.config.indent);
+        self.out.push('\n');
+        push_spaces(&mut self.out, spaces);
+        self.col = spaces;
     }
 
     /// Writes a scalar's canonical text.

@@ -47,6 +47,7 @@
 //! # Ok::<(), htoo::Error>(())
 //! ```
 
+mod format;
 mod parse;
 mod trivia;
 
@@ -59,6 +60,7 @@ use jtoo::{Error, ErrorKind, PathItem, Position, Value, ValueKind};
 
 use crate::Options;
 
+pub use format::format;
 pub use trivia::{Trivia, TriviaIter, TriviaKind};
 
 /// The node is a list (else a scalar).

@@ -1,0 +1,458 @@
+//! The formatter: pretty HTOO that keeps every comment.
+//!
+//! [`crate::format`] and [`Document::to_pretty_string`] lay a document out
+//! as [`crate::to_string_pretty_with`] lays out its value (scalars in
+//! their canonical spelling, `key: value` pairs, a list on one line when it
+//! fits, else one item per line with a trailing `,`), and keep the
+//! comments and the blank lines that group items:
+//!
+//! - **A list holding a comment** (anywhere inside it) gets one item per
+//!   line, and so does every list around it. A list without comments is
+//!   laid out exactly as the pretty writer lays it out; a document without
+//!   comments or blank lines formats to exactly
+//!   [`crate::to_string_pretty_with`]'s text.
+//! - **A comment on the line where an item ends** (before or after its
+//!   `,`) stays at the end of that line, after the `,`: `"port": 80, // the
+//!   default`. So does a comment after the document's value on its line.
+//! - **Every other comment gets a line of its own**, indented as the items
+//!   around it: a comment above an item stays above it; a comment after
+//!   the `[` goes on the next line (in an empty list too: `[` newline
+//!   `/* none */` newline `]`); a comment after the last item stays before
+//!   the `]`; comments before and after the document's value stay before
+//!   and after it. Several comments on one line of their own get a line
+//!   each.
+//! - **A comment between a pair's key and its value** (before or after the
+//!   `:`) moves to a line of its own above the pair, after the comments
+//!   already there. Only when the key is a list that holds comments itself
+//!   do they stay after the key, before the `:` (moving them above would
+//!   change their order).
+//! - **Blank lines**: where one or more blank lines stood between the lines
+//!   of a list laid out one item per line (between items, comments, or an
+//!   item and a comment), one is kept; none after a `[`, before a `]` or
+//!   before a `,`. Around the document's value the same holds for the
+//!   comments before and after it. A blank line never keeps a list from
+//!   going on one line.
+//! - **Comment text is never changed**, only where its first line starts: a
+//!   `/* */` comment's later lines are written as they were. A `//`
+//!   comment loses the `\r` of a CRLF line end (the output's lines end in
+//!   `\n`), and gets a space before it when something precedes it on its
+//!   line.
+//!
+//! The output reads back ([`crate::from_str`]) to the same value, holds the
+//! same comments in the same order, and formats to itself: formatting is
+//! idempotent. Like the pretty writer's, it has no final line break.
+//!
+//! The walk is the pretty writer's (one stack of tasks, no recursion), and
+//! the layout of every list without comments is decided by the pretty
+//! writer itself, so the two cannot drift apart.
+
+use jtoo::{Error, ItemRef, Value};
+
+use super::trivia::{TriviaIter, TriviaKind};
+use super::{Document, Raw, Span};
+use crate::Options;
+use crate::pretty::{PrettyConfig, Writer};
+
+impl Document {
+    /// The document laid out by `config` as [`crate::to_string_pretty_with`]
+    /// lays out its value, with every comment kept (see [`crate::format`]
+    /// for where each one goes), without a final line break.
+    ///
+    /// ```
+    /// let doc = htoo::Document::parse("[\"port\":8080 // the default\n,\"hosts\":[\"a\",\"b\"]]")?;
+    /// let config = htoo::PrettyConfig::new();
+    /// assert_eq!(
+    ///     doc.to_pretty_string(&config),
+    ///     "[\n  \"port\": 8_080, // the default\n  \"hosts\": [\"a\", \"b\"],\n]"
+    /// );
+    /// // Without comments, the pretty writer's text.
+    /// let doc = htoo::Document::parse("[\"hosts\" : [\"a\",\"b\"],]")?;
+    /// assert_eq!(doc.to_pretty_string(&config), htoo::to_string_pretty_with(&doc.value(), &config));
+    /// # Ok::<(), htoo::Error>(())
+    /// ```
+    pub fn to_pretty_string(&self, config: &PrettyConfig) -> String {
+        pretty(self, &self.value(), config)
+    }
+}
+
+/// Formats HTOO text: pretty HTOO laid out by `config` (as
+/// [`crate::to_string_pretty_with`] lays out the value), keeping every
+/// comment, without a final line break. Lists nest at most
+/// [`PrettyConfig::max_depth`] deep (by default what [`crate::from_str`]
+/// reads).
+///
+/// A list that holds a comment gets one item per line. A comment at the end
+/// of an item's line stays there, after the `,`; every other comment gets
+/// a line of its own where it was (above an item, after the `[`, before the
+/// `]`, before or after the document's value); a comment between a key and
+/// its value moves above the pair. One blank line is kept where there were
+/// any between the lines of a list laid out one item per line. The
+/// [module documentation](crate::document) has every rule.
+///
+/// The output means the same value, holds the same comments in the same
+/// order, and formats to itself.
+///
+/// ```
+/// let text = "// Service settings.
+/// [\"name\":\"api\", /* the public name */ \"port\":8080,
+///
+///   \"hosts\": [\"a.example\",\"b.example\",], // primary first
+/// ]";
+/// let config = htoo::PrettyConfig::new();
+/// let pretty = htoo::format(text, &config)?;
+/// assert_eq!(pretty, "// Service settings.
+/// [
+///   \"name\": \"api\", /* the public name */
+///   \"port\": 8_080,
+///
+///   \"hosts\": [\"a.example\", \"b.example\"], // primary first
+/// ]");
+/// assert_eq!(htoo::format(&pretty, &config)?, pretty);
+/// assert_eq!(htoo::from_str(&pretty)?, htoo::from_str(text)?);
+/// # Ok::<(), htoo::Error>(())
+/// ```
+///
+/// # Errors
+/// What [`crate::from_str`] reports for the text (with the config's depth
+/// limit), at the same position.
+pub fn format(text: &str, config: &PrettyConfig) -> Result<String, Error> {
+    let options = Options::new().with_max_depth(config.max_depth());
+    let doc = Document::parse_with(text, &options)?;
+    let value = options.from_str(text)?;
+    Ok(pretty(&doc, &value, config))
+}
+
+/// The formatted text of `doc`, whose value is `value`.
+fn pretty(doc: &Document, value: &Value, config: &PrettyConfig) -> String {
+    let text = doc.as_str();
+    let mut f = Formatter {
+        text,
+        doc,
+        marks: Marks::of(text, &doc.nodes),
+        w: Writer::new(config),
+    };
+    if f.marks.comments.is_empty() && f.marks.blanks.is_empty() {
+        f.w.value(value, 0);
+        return f.w.out;
+    }
+    match f.document(value) {
+        Some(()) => f.w.out,
+        // The nodes and the value disagree: never happens (both are the
+        // same parse of the same text). Nothing is lost: the text is kept.
+        None => text.to_owned(),
+    }
+}
+
+/// Where the comments and the blank lines outside every scalar are: the
+/// offsets of each comment's first byte and of each line break followed
+/// by another after nothing but spaces, in order.
+struct Marks {
+    comments: Vec<u32>,
+    blanks: Vec<u32>,
+}
+
+impl Marks {
+    fn of(text: &str, nodes: &[Raw]) -> Marks {
+        let mut marks = Marks {
+            comments: Vec::new(),
+            blanks: Vec::new(),
+        };
+        let mut from = 0;
+        for raw in nodes.iter().filter(|r| !r.is_list()) {
+            marks.scan(text, from, raw.start as usize);
+            from = raw.end as usize;
+        }
+        marks.scan(text, from, text.len());
+        marks
+    }
+
+    /// Scans `text[start..end]`, which holds trivia, brackets, `,` and `:`.
+    fn scan(&mut self, text: &str, start: usize, end: usize) {
+        let bytes = text.as_bytes();
+        let end = end.min(bytes.len());
+        let mut i = start;
+        while i < end {
+            match bytes.get(i) {
+                Some(b'/') => {
+                    self.comments.push(i as u32);
+                    let body = bytes.get(i + 2..end).unwrap_or_default();
+                    i += 2 + match bytes.get(i + 1) {
+                        Some(b'*') => {
+                            memchr::memmem::find(body, b"*/").map_or(body.len(), |n| n + 2)
+                        }
+                        _ => memchr::memchr(b'\n', body).unwrap_or(body.len()),
+                    };
+                }
+                Some(b'\n') => {
+                    let after = bytes.get(i + 1..end).unwrap_or_default();
+                    let spaces = after
+                        .iter()
+                        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                        .count();
+                    if after.get(spaces) == Some(&b'\n') {
+                        self.blanks.push(i as u32);
+                    }
+                    i += 1 + spaces;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+}
+
+/// `true` when one of the sorted `marks` lies in `span`.
+fn any_in(marks: &[u32], span: Span) -> bool {
+    let i = marks.partition_point(|&m| (m as usize) < span.start);
+    marks.get(i).is_some_and(|&m| (m as usize) < span.end)
+}
+
+/// One step of the formatter; a stack of these replaces recursion.
+enum Task<'a> {
+    /// The value of node `node` at a nesting level.
+    Value(usize, &'a Value, usize),
+    /// Literal ASCII punctuation.
+    Text(&'static str),
+    /// A comment's text.
+    Comment(&'a str),
+    /// A line break and the indentation of a level.
+    Newline(usize),
+    /// An empty line (a line break; a [`Task::Newline`] follows).
+    Blank,
+}
+
+struct Formatter<'a, 'c> {
+    text: &'a str,
+    doc: &'a Document,
+    marks: Marks,
+    w: Writer<'c>,
+}
+
+/// The tasks of a run of lines at one level: a list's body, or the
+/// document's lines (comments, the value, comments).
+struct Lines<'a> {
+    tasks: Vec<Task<'a>>,
+    level: usize,
+    /// A line was started.
+    started: bool,
+    /// The first line starts with a line break (in a list, after its `[`).
+    break_first: bool,
+}
+
+impl<'a> Lines<'a> {
+    /// Starts a line, after an empty one when `blank` (never first).
+    fn line(&mut self, blank: bool) {
+        if self.started && blank {
+            self.tasks.push(Task::Blank);
+        }
+        if self.started || self.break_first {
+            self.tasks.push(Task::Newline(self.level));
+        }
+        self.started = true;
+    }
+
+    fn comment_line(&mut self, blank: bool, comment: &'a str) {
+        self.line(blank);
+        self.tasks.push(Task::Comment(comment));
+    }
+}
+
+impl<'a> Formatter<'a, '_> {
+    fn raw(&self, node: usize) -> Option<Raw> {
+        self.doc.nodes.get(node).copied()
+    }
+
+    fn comment(&self, piece: super::Trivia) -> &'a str {
+        let text = self.text.get(piece.span.range()).unwrap_or_default();
+        match piece.kind {
+            TriviaKind::LineComment => text.trim_end_matches('\r'),
+            _ => text,
+        }
+    }
+
+    /// The document: comments before its value on lines of their own, the
+    /// value, comments after it.
+    fn document(&mut self, value: &'a Value) -> Option<()> {
+        let root = self.raw(0)?;
+        let mut lines = Lines {
+            tasks: Vec::new(),
+            level: 0,
+            started: false,
+            break_first: false,
+        };
+        let blank = self.gap(0, root.start as usize, false, &mut lines);
+        lines.line(blank);
+        lines.tasks.push(Task::Value(0, value, 0));
+        self.gap(root.end as usize, self.text.len(), true, &mut lines);
+        self.run(lines.tasks)
+    }
+
+    /// Runs `tasks` in order, and the tasks they make.
+    fn run(&mut self, first: Vec<Task<'a>>) -> Option<()> {
+        let mut tasks: Vec<Task<'a>> = first.into_iter().rev().collect();
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Value(node, value, level) => {
+                    let raw = self.raw(node)?;
+                    let span = raw.span();
+                    if !raw.is_list()
+                        || !any_in(&self.marks.comments, span)
+                            && (!any_in(&self.marks.blanks, span) || self.w.fits(value))
+                    {
+                        self.w.value(value, level);
+                    } else {
+                        let body = self.list(node, value, level)?;
+                        tasks.extend(body.into_iter().rev());
+                    }
+                }
+                Task::Text(t) => {
+                    self.w.out.push_str(t);
+                    self.w.col += t.len();
+                }
+                Task::Comment(c) => {
+                    self.w.out.push_str(c);
+                    self.w.col = match c.rfind('\n') {
+                        Some(i) => c.get(i + 1..).unwrap_or_default().chars().count(),
+                        None => self.w.col + c.chars().count(),
+                    };
+                }
+                Task::Newline(level) => self.w.newline(level),
+                Task::Blank => self.w.out.push('\n'),
+            }
+        }
+        Some(())
+    }
+
+    /// The tasks of list `node` (`value`) at `level`, one item per line.
+    fn list(&self, node: usize, value: &'a Value, level: usize) -> Option<Vec<Task<'a>>> {
+        let raw = self.raw(node)?;
+        let items = value.as_list()?;
+        let inner = level + 1;
+        let mut lines = Lines {
+            tasks: vec![Task::Text("[")],
+            level: inner,
+            started: false,
+            break_first: true,
+        };
+        let mut gap_start = raw.start as usize + 1;
+        let mut open = false;
+        let mut count = 0;
+        for (entry, item) in self.doc.items_of(node).zip(items.iter()) {
+            let at = entry.at();
+            count += 1;
+            let value_raw = self.raw(at.value)?;
+            let first = at.key.unwrap_or(at.value);
+            let blank = self.gap(gap_start, self.raw(first)?.start as usize, open, &mut lines);
+            match (at.key, item) {
+                (None, ItemRef::Value(v)) => {
+                    lines.line(blank);
+                    lines.tasks.push(Task::Value(at.value, v, inner));
+                }
+                (Some(key), ItemRef::Pair(p)) => {
+                    let key_raw = self.raw(key)?;
+                    self.pair(
+                        &mut lines,
+                        blank,
+                        (key, key_raw),
+                        p.key(),
+                        at.value,
+                        p.value(),
+                    )
+                    .then_some(())?;
+                }
+                _ => return None,
+            }
+            lines.tasks.push(Task::Text(","));
+            open = true;
+            gap_start = value_raw.end as usize;
+        }
+        if count != items.len() {
+            return None;
+        }
+        self.gap(
+            gap_start,
+            (raw.end as usize).saturating_sub(1),
+            open,
+            &mut lines,
+        );
+        lines.tasks.push(Task::Newline(level));
+        lines.tasks.push(Task::Text("]"));
+        Some(lines.tasks)
+    }
+
+    /// A pair's line: the comments between its key and value above it (or,
+    /// when the key holds comments itself, after the key), then `key:
+    /// value`. Returns `false` when the nodes are not a pair.
+    fn pair(
+        &self,
+        lines: &mut Lines<'a>,
+        blank: bool,
+        (key, key_raw): (usize, Raw),
+        key_value: &'a Value,
+        value: usize,
+        value_value: &'a Value,
+    ) -> bool {
+        let Some(value_raw) = self.raw(value) else {
+            return false;
+        };
+        let between = TriviaIter::new(self.text, key_raw.end as usize, value_raw.start as usize)
+            .filter(|p| p.kind.is_comment());
+        let inner = lines.level;
+        if key_raw.is_list() && any_in(&self.marks.comments, key_raw.span()) {
+            lines.line(blank);
+            lines.tasks.push(Task::Value(key, key_value, inner));
+            let mut line_start = false;
+            for piece in between {
+                if !line_start {
+                    lines.tasks.push(Task::Text(" "));
+                }
+                lines.tasks.push(Task::Comment(self.comment(piece)));
+                line_start = piece.kind == TriviaKind::LineComment;
+                if line_start {
+                    lines.tasks.push(Task::Newline(inner));
+                }
+            }
+        } else {
+            let mut blank = blank;
+            for piece in between {
+                lines.comment_line(blank, self.comment(piece));
+                blank = false;
+            }
+            lines.line(blank);
+            lines.tasks.push(Task::Value(key, key_value, inner));
+        }
+        lines.tasks.push(Task::Text(": "));
+        lines.tasks.push(Task::Value(value, value_value, inner));
+        true
+    }
+
+    /// The comments in the gap `text[start..end]` (trivia between two items,
+    /// or at either end of a list or the document). While `open`, the line
+    /// of what precedes the gap goes on: comments before the gap's first
+    /// line break end that line. The others get lines of their own. Returns
+    /// whether a blank line stands at the end of the gap (after its last
+    /// comment or `,`), before what follows it.
+    fn gap(&self, start: usize, end: usize, mut open: bool, lines: &mut Lines<'a>) -> bool {
+        let mut breaks = 0;
+        for piece in TriviaIter::new(self.text, start, end) {
+            match piece.kind {
+                TriviaKind::Newline => {
+                    breaks += 1;
+                    open = false;
+                }
+                TriviaKind::Comma | TriviaKind::Colon => breaks = 0,
+                TriviaKind::Whitespace => {}
+                TriviaKind::LineComment | TriviaKind::BlockComment => {
+                    let comment = self.comment(piece);
+                    if open {
+                        lines.tasks.push(Task::Text(" "));
+                        lines.tasks.push(Task::Comment(comment));
+                    } else {
+                        lines.comment_line(breaks >= 2, comment);
+                    }
+                    breaks = 0;
+                }
+            }
+        }
+        breaks >= 2
+    }
+}
