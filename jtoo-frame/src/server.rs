@@ -1,9 +1,16 @@
-//! [`Server`]: a TCP server for JTOO protocols that hostile clients cannot
-//! exhaust.
+//! [`Server`]: a server for JTOO protocols (and line protocols) that
+//! hostile clients cannot exhaust: the one place where connections are
+//! accepted and policed.
 //!
-//! The server accepts connections, runs the greeting handshake
-//! ([`Handshake::server`]) and hands each established [`Connection`] to your
-//! handler. Around that it enforces:
+//! The server accepts connections (TCP, Unix sockets, or any
+//! [`Listener`]), runs the greeting handshake ([`Handshake::server`]) and
+//! hands each established [`Connection`] to your handler
+//! ([`serve`](Server::serve)). A protocol that reads and writes its own
+//! frames gets the connection's bytes as a [`Policed`] stream under the
+//! same limits instead: after the handshake
+//! ([`serve_framed`](Server::serve_framed): the `jte` crate's peer over
+//! JTOO frames) or without one ([`serve_lines`](Server::serve_lines):
+//! JSON lines, where a frame is a line). Around that it enforces:
 //!
 //! | limit | default | when it is hit |
 //! |---|---|---|
@@ -27,6 +34,18 @@
 //! a frame's header arrives, and what the handler allocates itself.
 //! Frames longer than the budget are refused at their header. (The soak
 //! test's record, `RELIABILITY.md` in the repository, measures the whole.)
+//! A [`Policed`] stream is charged the bytes of its unfinished incoming
+//! frame (or line) and the room of its read in progress.
+//!
+//! **Fair shares.** When a connection needs room the budget does not have,
+//! the connections holding more than their fair share, the budget ÷ the
+//! connections open (at least [`SHARE_FLOOR`], 64 KiB), are cut
+//! ([`ConnectionError::OverShare`]), the one whose frame started first
+//! (the slowest sender) first, until enough room is coming back. So a few
+//! slow senders of long frames cannot lock new clients out until their
+//! frame timeout: the clients are served and the senders cut. A
+//! connection within its share is never cut for room; it may hold more
+//! while nobody else needs the room.
 //!
 //! **Accept errors** (such as running out of file descriptors) never stop
 //! the server: it backs off, from 5 ms doubling to 1 s, while the error
@@ -75,6 +94,7 @@ use crate::error::{FrameError, HandshakeError};
 use crate::frame::{Append, Frame, write_frame};
 use crate::greeting::{GREETING_MAX_LEN, Greeting};
 use crate::handshake::{DEFAULT_HANDSHAKE_TIMEOUT, Handshake, reply_and_close};
+use budget::{Budget, Charge};
 use bytes::{Bytes, BytesMut};
 use std::fmt;
 use std::future::Future;
@@ -88,7 +108,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep, timeout, timeout_at};
-use tokio_util::codec::Decoder;
+use tokio_util::codec::{Decoder, Framed};
 
 /// The default cap on simultaneous connections: 1,024.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
@@ -127,6 +147,12 @@ const BACKOFF_MAX: Duration = Duration::from_secs(1);
 const REPORT_EVERY: Duration = Duration::from_secs(1);
 
 type EventHook = Arc<dyn Fn(&Event<'_>) + Send + Sync>;
+
+mod budget;
+mod policed;
+
+pub use budget::SHARE_FLOOR;
+pub use policed::{Framing, Policed};
 
 /// A TCP server for a JTOO protocol, with caps, a memory budget and
 /// timeouts (see the [module documentation](self) for each limit and its
@@ -299,7 +325,7 @@ impl Server {
     /// in tests.
     pub async fn serve_listener<L, F, Fut>(
         &self,
-        mut listener: L,
+        listener: L,
         handler: F,
         shutdown: impl Future<Output = ()>,
     ) where
@@ -307,10 +333,186 @@ impl Server {
         F: Fn(Connection<L::Io>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<(), ConnectionError>> + Send + 'static,
     {
-        let server = Arc::new(self.clone());
         let handler = Arc::new(handler);
+        let start = move |server: Arc<Server>, io, peer, slot, budget| {
+            run_connection(server, io, peer, slot, budget, handler.clone())
+        };
+        self.accept_loop(listener, Some(BUSY_REPLY), start, shutdown)
+            .await;
+    }
+
+    /// Serves a line protocol (JSON lines, say) on `listener` until
+    /// `shutdown` completes, under the same limits: `handler` gets each
+    /// connection as a [`Policed`] stream in [`Framing::Lines`], where a
+    /// frame is a line (the frame timeout is a line started and not
+    /// finished in time; the budget is charged the bytes of an unfinished
+    /// line). There is no handshake (the greeting timeout does not apply).
+    /// Over the connection cap a new connection is closed without a reply
+    /// (a line protocol has no generic "busy" line).
+    ///
+    /// ```
+    /// use jtoo_frame::server::{Policed, Server};
+    /// use std::time::Duration;
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    /// use tokio::net::{TcpListener, TcpStream};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let listener = TcpListener::bind("127.0.0.1:0").await?;
+    /// let addr = listener.local_addr()?;
+    /// let server = Server::new(Vec::<String>::new()).frame_timeout(Duration::from_secs(5));
+    /// // Upper-cases each line.
+    /// let handler = |io: Policed<TcpStream>| async move {
+    ///     let (read, mut write) = tokio::io::split(io);
+    ///     let mut lines = BufReader::new(read).lines();
+    ///     while let Some(line) = lines.next_line().await.map_err(jtoo_frame::FrameError::Io)? {
+    ///         let reply = format!("{}\n", line.to_uppercase());
+    ///         write.write_all(reply.as_bytes()).await.map_err(jtoo_frame::FrameError::Io)?;
+    ///     }
+    ///     Ok(())
+    /// };
+    /// let running = tokio::spawn(async move {
+    ///     server.serve_lines(listener, handler, std::future::pending()).await
+    /// });
+    /// let mut client = BufReader::new(TcpStream::connect(addr).await?);
+    /// client.get_mut().write_all(b"hello\n").await?;
+    /// let mut reply = String::new();
+    /// client.read_line(&mut reply).await?;
+    /// assert_eq!(reply, "HELLO\n");
+    /// running.abort();
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn serve_lines<L, F, Fut>(
+        &self,
+        listener: L,
+        handler: F,
+        shutdown: impl Future<Output = ()>,
+    ) where
+        L: Listener,
+        F: Fn(Policed<L::Io>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<(), ConnectionError>> + Send + 'static,
+    {
+        let handler = Arc::new(handler);
+        let start = move |server: Arc<Server>, io, peer, slot, budget: Arc<Budget>| {
+            let handler = handler.clone();
+            async move {
+                let _slot: OwnedSemaphorePermit = slot;
+                let shared = Arc::new(policed::Shared::default());
+                let io = server.police(io, peer, Framing::Lines, budget.charge(), &shared);
+                server.report(&Event::Opened { peer });
+                let result = handler(io).await;
+                server.report_closed(peer, &shared, result);
+            }
+        };
+        self.accept_loop(listener, None, start, shutdown).await;
+    }
+
+    /// Serves a protocol of JTOO frames that reads and writes the frames
+    /// itself (the `jte` crate's peer, say) on `listener` until `shutdown`
+    /// completes: the server runs the greeting handshake (over
+    /// [`max_connections`](Server::max_connections): [`BUSY_REPLY`]), then
+    /// gives `handler` the framed connection, its bytes a [`Policed`]
+    /// stream in [`Framing::Frames`] (idle, frame and write timeouts and
+    /// the budget as for [`serve`](Server::serve)), and the peer's
+    /// greeting. Bytes that arrived after the greeting are in the
+    /// `Framed`'s buffer; [`Framed::map_codec`](tokio_util::codec::Framed::map_codec)
+    /// keeps them.
+    pub async fn serve_framed<L, F, Fut>(
+        &self,
+        listener: L,
+        handler: F,
+        shutdown: impl Future<Output = ()>,
+    ) where
+        L: Listener,
+        F: Fn(Framed<Policed<L::Io>, FrameCodec>, Greeting) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<(), ConnectionError>> + Send + 'static,
+    {
+        let handler = Arc::new(handler);
+        let start = move |server: Arc<Server>, io, peer, slot, budget: Arc<Budget>| {
+            let handler = handler.clone();
+            async move {
+                let _slot: OwnedSemaphorePermit = slot;
+                let shared = Arc::new(policed::Shared::default());
+                let io = server.police(io, peer, Framing::Frames, budget.charge(), &shared);
+                let (framed, greeting) =
+                    match server.handshake().server(io, &server.protocols).await {
+                        Ok(done) => done,
+                        Err(error) => {
+                            server.report(&Event::Rejected {
+                                peer,
+                                error: &error,
+                            });
+                            return;
+                        }
+                    };
+                server.report(&Event::Accepted {
+                    peer,
+                    greeting: &greeting,
+                });
+                // The greeting is not one of the protocol's frames.
+                let _ = shared
+                    .received
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+                let result = handler(framed, greeting).await;
+                server.report_closed(peer, &shared, result);
+            }
+        };
+        self.accept_loop(listener, Some(BUSY_REPLY), start, shutdown)
+            .await;
+    }
+
+    /// `io` under this server's timeouts, charged to `charge`.
+    fn police<T>(
+        &self,
+        io: T,
+        peer: SocketAddr,
+        framing: Framing,
+        charge: Charge,
+        shared: &Arc<policed::Shared>,
+    ) -> Policed<T> {
+        let timeouts = policed::Timeouts {
+            idle: self.idle_timeout,
+            frame: self.frame_timeout,
+            write: self.write_timeout,
+        };
+        Policed::new(io, peer, framing, charge, timeouts, shared.clone())
+    }
+
+    /// Reports a policed connection's end: the limit that cut it, if one
+    /// did, else the handler's error.
+    fn report_closed(
+        &self,
+        peer: SocketAddr,
+        shared: &policed::Shared,
+        result: Result<(), ConnectionError>,
+    ) {
+        let error = shared.take_cause().map(Err).unwrap_or(result);
+        self.report(&Event::Closed {
+            peer,
+            frames_received: shared.received.load(Ordering::Relaxed),
+            frames_sent: shared.sent.load(Ordering::Relaxed),
+            error: error.as_ref().err(),
+        });
+    }
+
+    /// The one accept loop: the connection cap (over it, `busy` or a
+    /// plain close), accept errors with back-off, and `start` for each
+    /// connection on its own task.
+    async fn accept_loop<L, S, Fut>(
+        &self,
+        mut listener: L,
+        busy: Option<&'static [u8]>,
+        start: S,
+        shutdown: impl Future<Output = ()>,
+    ) where
+        L: Listener,
+        S: Fn(Arc<Server>, L::Io, SocketAddr, OwnedSemaphorePermit, Arc<Budget>) -> Fut,
+        Fut: Future<Output = ()> + Send + 'static,
+    {
+        let server = Arc::new(self.clone());
         let slots = Arc::new(Semaphore::new(self.max_connections));
-        let budget = Arc::new(Semaphore::new(self.memory_budget));
+        let budget = Budget::new(self.memory_budget);
         let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
         let mut tasks = JoinSet::new();
         let mut errors = AcceptErrors::default();
@@ -335,20 +537,17 @@ impl Server {
             errors.succeeded();
             match slots.clone().try_acquire_owned() {
                 Ok(slot) => {
-                    let conn = run_connection(
-                        server.clone(),
-                        io,
-                        peer,
-                        slot,
-                        budget.clone(),
-                        handler.clone(),
-                    );
-                    tasks.spawn(conn);
+                    tasks.spawn(start(server.clone(), io, peer, slot, budget.clone()));
                 }
                 Err(_) => {
                     server.report(&Event::Refused { peer });
-                    if let Ok(permit) = refusals.clone().try_acquire_owned() {
-                        tasks.spawn(refuse(io, permit));
+                    match busy {
+                        Some(reply) => {
+                            if let Ok(permit) = refusals.clone().try_acquire_owned() {
+                                tasks.spawn(refuse(io, reply, permit));
+                            }
+                        }
+                        None => drop(io),
                     }
                 }
             }
@@ -372,6 +571,17 @@ impl Listener for TcpListener {
     type Io = TcpStream;
     async fn accept(&mut self) -> io::Result<(TcpStream, SocketAddr)> {
         TcpListener::accept(self).await
+    }
+}
+
+/// Unix-socket peers have no IP address: they are reported as
+/// `0.0.0.0:0`.
+#[cfg(unix)]
+impl Listener for tokio::net::UnixListener {
+    type Io = tokio::net::UnixStream;
+    async fn accept(&mut self) -> io::Result<(tokio::net::UnixStream, SocketAddr)> {
+        let (io, _) = tokio::net::UnixListener::accept(self).await?;
+        Ok((io, SocketAddr::from(([0, 0, 0, 0], 0))))
     }
 }
 
@@ -425,9 +635,13 @@ impl AcceptErrors {
 }
 
 /// Answers a connection over the cap with [`BUSY_REPLY`].
-async fn refuse<T: AsyncRead + AsyncWrite + Unpin>(mut io: T, _permit: OwnedSemaphorePermit) {
+async fn refuse<T: AsyncRead + AsyncWrite + Unpin>(
+    mut io: T,
+    reply: &'static [u8],
+    _permit: OwnedSemaphorePermit,
+) {
     // Best effort: the connection is closed whatever happens.
-    let _ = timeout(REFUSAL_TIMEOUT, reply_and_close(&mut io, BUSY_REPLY)).await;
+    let _ = timeout(REFUSAL_TIMEOUT, reply_and_close(&mut io, reply)).await;
 }
 
 /// One connection's task: handshake, handler, report.
@@ -436,7 +650,7 @@ async fn run_connection<T, F, Fut>(
     io: T,
     peer: SocketAddr,
     _slot: OwnedSemaphorePermit,
-    budget: Arc<Semaphore>,
+    budget: Arc<Budget>,
     handler: Arc<F>,
 ) where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
@@ -485,6 +699,13 @@ pub enum Event<'a> {
         /// Why.
         error: &'a HandshakeError,
     },
+    /// A connection without a handshake
+    /// ([`serve_lines`](Server::serve_lines)) was accepted; the handler
+    /// runs next.
+    Opened {
+        /// The peer's address.
+        peer: SocketAddr,
+    },
     /// The handshake succeeded; the handler runs next.
     Accepted {
         /// The peer's address.
@@ -529,6 +750,7 @@ impl fmt::Display for Event<'_> {
             Event::Rejected { peer, error } => {
                 write!(f, "{peer}: terminated without reply: {error}")
             }
+            Event::Opened { peer } => write!(f, "{peer}: accepted"),
             Event::Accepted { peer, greeting } => write!(
                 f,
                 "{peer}: accepted protocol {:?} (greeting {})",
@@ -578,6 +800,16 @@ pub enum ConnectionError {
     /// The server's memory budget had no room for this connection's next
     /// read before its read deadline.
     Budget,
+    /// Cut to make room for other connections: the budget was short and
+    /// this connection held more than its fair share of it (see
+    /// [`SHARE_FLOOR`]).
+    OverShare {
+        /// The bytes it held.
+        held: usize,
+        /// Its fair share when it was cut: the budget ÷ the connections
+        /// open, at least [`SHARE_FLOOR`].
+        share: usize,
+    },
     /// Writing failed.
     Io(io::Error),
     /// The handler's own reason.
@@ -601,6 +833,10 @@ impl fmt::Display for ConnectionError {
             ConnectionError::Budget => f.write_str(
                 "the server's memory budget had no room for this connection before its read deadline",
             ),
+            ConnectionError::OverShare { held, share } => write!(
+                f,
+                "cut to make room for other connections: held {held} bytes of the memory budget, over its fair share of {share}"
+            ),
             ConnectionError::Io(e) => write!(f, "write failed: {e}"),
             ConnectionError::Other(e) => write!(f, "{e}"),
         }
@@ -621,63 +857,6 @@ impl std::error::Error for ConnectionError {
 impl From<FrameError> for ConnectionError {
     fn from(e: FrameError) -> ConnectionError {
         ConnectionError::Frame(e)
-    }
-}
-
-/// Bytes of the memory budget held by one connection, returned when it is
-/// dropped.
-struct Charge {
-    budget: Arc<Semaphore>,
-    held: usize,
-}
-
-impl Charge {
-    /// Holds at least `n` bytes, waiting for room.
-    async fn grow_to(&mut self, n: usize) -> Result<(), ConnectionError> {
-        if let Some(more) = n.checked_sub(self.held).filter(|&m| m > 0) {
-            let more32 = u32::try_from(more).map_err(|_| ConnectionError::Budget)?;
-            let permit = self
-                .budget
-                .acquire_many(more32)
-                .await
-                .map_err(|_| ConnectionError::Budget)?;
-            permit.forget();
-            self.held = n;
-        }
-        Ok(())
-    }
-
-    /// Holds at least `n` bytes if the budget has room now; `false` when
-    /// it has not.
-    fn try_grow_to(&mut self, n: usize) -> bool {
-        let Some(more) = n.checked_sub(self.held).filter(|&m| m > 0) else {
-            return true;
-        };
-        let Ok(more32) = u32::try_from(more) else {
-            return false;
-        };
-        match self.budget.try_acquire_many(more32) {
-            Ok(permit) => {
-                permit.forget();
-                self.held = n;
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    /// Holds at most `n` bytes.
-    fn shrink_to(&mut self, n: usize) {
-        if let Some(less) = self.held.checked_sub(n).filter(|&l| l > 0) {
-            self.budget.add_permits(less);
-            self.held = n;
-        }
-    }
-}
-
-impl Drop for Charge {
-    fn drop(&mut self) {
-        self.shrink_to(0);
     }
 }
 
@@ -716,7 +895,7 @@ impl<T> fmt::Debug for Connection<T> {
             .field("peer", &self.peer)
             .field("greeting", &self.greeting)
             .field("buffered", &self.read_buf.len())
-            .field("charged", &self.charge.held)
+            .field("charged", &self.charge.held())
             .finish_non_exhaustive()
     }
 }
@@ -728,9 +907,9 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
         server: &Server,
         io: T,
         peer: SocketAddr,
-        budget: Arc<Semaphore>,
+        budget: Arc<Budget>,
     ) -> Result<Connection<T>, HandshakeError> {
-        let mut charge = Charge { budget, held: 0 };
+        let mut charge = budget.charge();
         let deadline = after(Instant::now(), server.greeting_timeout);
         match timeout_at(deadline, charge.grow_to(GREETING_MAX_LEN)).await {
             Ok(Ok(())) => {}
@@ -794,6 +973,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
         loop {
             if let Some(frame) = decode_next(&mut self.codec, &mut self.read_buf, self.eof)? {
                 self.frame_started = None;
+                self.charge.frame_started(None);
                 self.counts.received.fetch_add(1, Ordering::Relaxed);
                 return Ok(Some(frame));
             }
@@ -807,7 +987,15 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
                     ConnectionError::IdleTimeout(self.idle_timeout),
                 )
             } else {
-                let started = *self.frame_started.get_or_insert_with(Instant::now);
+                let started = match self.frame_started {
+                    Some(at) => at,
+                    None => {
+                        let now = Instant::now();
+                        self.frame_started = Some(now);
+                        self.charge.frame_started(Some(now));
+                        now
+                    }
+                };
                 (
                     after(started, self.frame_timeout),
                     ConnectionError::FrameTimeout(self.frame_timeout),
@@ -836,7 +1024,14 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
             self.grown |= self.read_buf.capacity() > KEPT_CAPACITY;
             let mut limited = (&mut self.io).take(step as u64);
             let read = limited.read_buf(&mut self.read_buf);
-            match timeout_at(deadline, read).await {
+            // Another connection needing room cuts this one if it holds
+            // more than its share.
+            let cut = self.charge.cut();
+            let read = tokio::select! {
+                read = timeout_at(deadline, read) => read,
+                e = cut => return Err(e),
+            };
+            match read {
                 Ok(Ok(0)) => self.eof = true,
                 Ok(Ok(_)) => {}
                 Ok(Err(e)) => return Err(ConnectionError::Frame(FrameError::Io(e))),
@@ -1192,14 +1387,18 @@ mod tests {
         hog.write_all(b"000000 0f4240  ").await.unwrap();
         hog.write_all(&vec![0u8; 700_000]).await.unwrap();
         sleep(Duration::from_secs(1)).await;
-        // A second hog cannot get room for 700 KB more: it waits, then is
-        // cut at its read deadline; the budget is never overdrawn.
+        // A second hog cannot get room for 700 KB more: it waits, and the
+        // first, over its fair share (half the budget), is cut for it (or
+        // both reach their deadlines); the budget is never overdrawn.
         let mut hog2 = s.greeted().await.into_inner();
         hog2.write_all(b"000000 0f4240  ").await.unwrap();
         hog2.write_all(&vec![0u8; 700_000]).await.unwrap();
         let first = s.outcome().await;
         assert!(
-            matches!(first, Err(ConnectionError::FrameTimeout(_))),
+            matches!(
+                first,
+                Err(ConnectionError::FrameTimeout(_) | ConnectionError::OverShare { .. })
+            ),
             "{first:?}"
         );
         let second = s.outcome().await;
@@ -1223,7 +1422,7 @@ mod tests {
     /// or more outside the budget).
     #[tokio::test(start_paused = true)]
     async fn a_buffer_grown_for_a_long_frame_is_not_kept() {
-        let budget = Arc::new(Semaphore::new(1 << 30));
+        let budget = Budget::new(1 << 30);
         let (client, server_io) = tokio::io::duplex(1 << 20);
         let peer = SocketAddr::from(([127, 0, 0, 1], 1));
         let server = echo_server();
@@ -1322,5 +1521,310 @@ mod tests {
             "{events:?}"
         );
         assert!(events[1].contains("terminated without reply"), "{events:?}");
+    }
+
+    /// Issue 33, finding 3: slow senders that declared long frames took the
+    /// whole budget, and every new client's handshake waited for room until
+    /// the greeting timeout. Now the budget cuts connections over their
+    /// fair share (the oldest frame first) to make room.
+    #[tokio::test(start_paused = true)]
+    async fn slow_senders_over_their_share_are_cut_so_new_clients_get_in() {
+        let server = echo_server()
+            .memory_budget(4 << 20)
+            .greeting_timeout(Duration::from_secs(10))
+            .frame_timeout(Duration::from_secs(1000))
+            .idle_timeout(Duration::from_secs(1000));
+        let mut s = start(server);
+        // Five senders declare a 1,000,000-byte frame, send 800 KB of it
+        // and stall: about 4 MB of the 4 MiB budget.
+        let mut hogs = Vec::new();
+        for _ in 0..5 {
+            let mut hog = s.greeted().await.into_inner();
+            hog.write_all(b"000000 0f4240  ").await.unwrap();
+            hog.write_all(&vec![1u8; 800_000]).await.unwrap();
+            hogs.push(hog);
+            sleep(Duration::from_millis(100)).await;
+        }
+        // Ten new clients are served (before: each handshake waited for
+        // room and was dropped at the greeting timeout).
+        for _ in 0..10 {
+            let mut c = s.greeted().await;
+            c.send(Frame::from_binary(vec![2u8; 30_000])).await.unwrap();
+            let back = timeout(Duration::from_secs(5), c.next()).await;
+            assert_eq!(back.unwrap().unwrap().unwrap().binary().len(), 30_000);
+        }
+        // Some hog was cut for it, by its share.
+        let cut = s.outcome().await;
+        match cut {
+            Err(ConnectionError::OverShare { held, share }) => {
+                assert!(held > share, "{held} {share}");
+            }
+            other => panic!("{other:?}"),
+        }
+        drop(hogs);
+    }
+
+    /// A connection within its share is never cut for room: a new
+    /// connection waits instead (and gets in when room comes back).
+    #[tokio::test(start_paused = true)]
+    async fn connections_within_their_share_are_not_cut() {
+        let server = echo_server()
+            .memory_budget(256 * 1024)
+            .greeting_timeout(Duration::from_secs(10));
+        let mut s = start(server);
+        // Four connections hold 16 KiB each; a fifth, a sixth... all fit.
+        let mut held = Vec::new();
+        for _ in 0..8 {
+            let mut c = s.greeted().await;
+            c.send(Frame::empty()).await.unwrap();
+            assert!(c.next().await.is_some());
+            held.push(c);
+        }
+        assert!(s.outcomes.try_recv().is_err());
+    }
+
+    /// Lines: each connection's bytes echoed (`tokio::io::copy`), each
+    /// end reported through the events.
+    fn start_lines(server: Server) -> Running {
+        let (accept, rx) = mpsc::unbounded_channel();
+        let (_done, outcomes) = mpsc::unbounded_channel();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let log = events.clone();
+        let server = server.on_event(move |e| log.lock().unwrap().push(e.to_string()));
+        let task = tokio::spawn(async move {
+            let handler = |io: Policed<DuplexStream>| async move {
+                let (mut r, mut w) = tokio::io::split(io);
+                tokio::io::copy(&mut r, &mut w)
+                    .await
+                    .map_err(FrameError::Io)?;
+                Ok(())
+            };
+            server
+                .serve_lines(Fake(rx), handler, std::future::pending())
+                .await;
+        });
+        Running {
+            accept,
+            outcomes,
+            events,
+            task,
+        }
+    }
+
+    impl Running {
+        /// Waits (in paused time) for an event containing `needle`.
+        async fn event(&self, needle: &str) -> String {
+            for _ in 0..100_000 {
+                if let Some(e) = self
+                    .events
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .find(|e| e.contains(needle))
+                {
+                    return e.clone();
+                }
+                sleep(Duration::from_millis(10)).await;
+            }
+            panic!("no event {needle:?} in {:?}", self.events.lock().unwrap());
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn lines_are_echoed_and_counted() {
+        let s = start_lines(Server::new(Vec::<String>::new()));
+        let mut c = s.open(1 << 16);
+        c.write_all(b"{\"a\":1}\n\n{\"b\"").await.unwrap();
+        c.write_all(b":2}\n").await.unwrap();
+        let mut back = vec![0u8; 17];
+        c.read_exact(&mut back).await.unwrap();
+        assert_eq!(back, b"{\"a\":1}\n\n{\"b\":2}\n");
+        drop(c);
+        let closed = s.event("closed").await;
+        assert!(
+            closed.ends_with("closed after 3 frames in, 3 out"),
+            "{closed}"
+        );
+        assert!(s.events.lock().unwrap()[0].ends_with(": accepted"));
+    }
+
+    /// Issue 33, finding 2 (library side): a line trickled a byte a second
+    /// is never idle; the frame timeout cuts it.
+    #[tokio::test(start_paused = true)]
+    async fn a_trickled_line_is_cut_at_the_frame_timeout() {
+        let server = Server::new(Vec::<String>::new())
+            .idle_timeout(Duration::from_secs(100))
+            .frame_timeout(Duration::from_secs(5));
+        let s = start_lines(server);
+        let mut io = s.open(4096);
+        let t0 = Instant::now();
+        io.write_all(b"{").await.unwrap();
+        let drip = tokio::spawn(async move {
+            for _ in 0..100 {
+                if io.write_all(b" ").await.is_err() {
+                    break;
+                }
+                sleep(Duration::from_secs(1)).await;
+            }
+        });
+        let closed = s.event("closed").await;
+        assert!(
+            closed.ends_with("frame timeout: a started frame did not arrive within 5s"),
+            "{closed}"
+        );
+        assert!(t0.elapsed() < Duration::from_secs(100));
+        drip.abort();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_quiet_line_connection_is_cut_at_the_idle_timeout() {
+        let server = Server::new(Vec::<String>::new()).idle_timeout(Duration::from_secs(7));
+        let s = start_lines(server);
+        let mut io = s.open(4096);
+        io.write_all(b"1\n").await.unwrap();
+        let mut back = [0u8; 2];
+        io.read_exact(&mut back).await.unwrap();
+        let t0 = Instant::now();
+        let mut rest = Vec::new();
+        io.read_to_end(&mut rest).await.unwrap();
+        assert!(t0.elapsed() >= Duration::from_secs(7));
+        let closed = s.event("closed").await;
+        assert!(
+            closed.ends_with("idle timeout: no next frame within 7s"),
+            "{closed}"
+        );
+    }
+
+    /// At the cap a line connection is closed at once (no reply), and the
+    /// slots of the idle ones come back at their idle timeout.
+    #[tokio::test(start_paused = true)]
+    async fn over_the_cap_a_line_connection_is_closed_at_once() {
+        let server = Server::new(Vec::<String>::new())
+            .max_connections(2)
+            .idle_timeout(Duration::from_secs(30));
+        let s = start_lines(server);
+        let _a = s.open(4096);
+        let _b = s.open(4096);
+        sleep(Duration::from_millis(10)).await;
+        let t0 = Instant::now();
+        let mut third = s.open(4096);
+        let mut reply = Vec::new();
+        third.read_to_end(&mut reply).await.unwrap();
+        assert!(reply.is_empty());
+        assert!(t0.elapsed() < Duration::from_secs(1));
+        s.event("refused").await;
+        // The idle two are cut; a new one is served.
+        s.event("idle timeout").await;
+        sleep(Duration::from_millis(10)).await;
+        let mut d = s.open(4096);
+        d.write_all(b"x\n").await.unwrap();
+        let mut back = [0u8; 2];
+        d.read_exact(&mut back).await.unwrap();
+        assert_eq!(&back, b"x\n");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_line_client_that_never_reads_is_cut_at_the_write_timeout() {
+        let server = Server::new(Vec::<String>::new()).write_timeout(Duration::from_secs(3));
+        let s = start_lines(server);
+        let mut c = s.open(64 * 1024);
+        let line = vec![b'a'; 100_000];
+        // The echo fills the 64 KiB pipe back to a client that never reads.
+        for _ in 0..20 {
+            if c.write_all(&line).await.is_err() || c.write_all(b"\n").await.is_err() {
+                break;
+            }
+        }
+        let closed = s.event("closed").await;
+        assert!(closed.contains("write timeout"), "{closed}");
+    }
+
+    /// Finding 3 on a policed protocol: slow senders of long lines are cut
+    /// once others need room; a new connection is served.
+    #[tokio::test(start_paused = true)]
+    async fn slow_line_senders_over_their_share_are_cut_so_others_get_in() {
+        let server = Server::new(Vec::<String>::new())
+            .memory_budget(1 << 20)
+            .frame_timeout(Duration::from_secs(1000))
+            .idle_timeout(Duration::from_secs(1000));
+        let s = start_lines(server);
+        let mut hogs = Vec::new();
+        for _ in 0..4 {
+            let mut hog = s.open(1 << 20);
+            hog.write_all(&vec![b'x'; 300_000]).await.unwrap();
+            hogs.push(hog);
+            sleep(Duration::from_millis(100)).await;
+        }
+        for _ in 0..5 {
+            let mut c = s.open(1 << 16);
+            c.write_all(b"hello\n").await.unwrap();
+            let mut back = [0u8; 6];
+            timeout(Duration::from_secs(5), c.read_exact(&mut back))
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(&back, b"hello\n");
+        }
+        let cut = s.event("fair share").await;
+        assert!(
+            cut.contains("cut to make room for other connections"),
+            "{cut}"
+        );
+        drop(hogs);
+    }
+
+    /// `serve_framed`: the server's handshake, then a protocol's own
+    /// `Framed` over the policed stream; its limits apply.
+    #[tokio::test(start_paused = true)]
+    async fn framed_connections_echo_and_trickled_frames_are_cut() {
+        let (accept, rx) = mpsc::unbounded_channel();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let log = events.clone();
+        let server = echo_server()
+            .frame_timeout(Duration::from_secs(5))
+            .on_event(move |e| log.lock().unwrap().push(e.to_string()));
+        let task = tokio::spawn(async move {
+            let handler = |mut framed: Framed<Policed<DuplexStream>, FrameCodec>, g: Greeting| async move {
+                assert_eq!(g.protocol(), "echo/1");
+                while let Some(frame) = framed.next().await {
+                    framed.send(frame?).await?;
+                }
+                Ok(())
+            };
+            server
+                .serve_framed(Fake(rx), handler, std::future::pending())
+                .await;
+        });
+        let s = Running {
+            accept,
+            outcomes: mpsc::unbounded_channel().1,
+            events,
+            task,
+        };
+        let mut c = s.greeted().await;
+        c.send(Frame::from_binary(&b"ping"[..])).await.unwrap();
+        assert_eq!(&c.next().await.unwrap().unwrap().binary()[..], b"ping");
+        drop(c);
+        let closed = s.event("closed").await;
+        assert!(
+            closed.ends_with("closed after 1 frames in, 1 out"),
+            "{closed}"
+        );
+        let mut io = s.greeted().await.into_inner();
+        io.write_all(b"000000 0000ff  ").await.unwrap();
+        let drip = tokio::spawn(async move {
+            for _ in 0..100 {
+                if io.write_all(b"z").await.is_err() {
+                    break;
+                }
+                sleep(Duration::from_secs(1)).await;
+            }
+        });
+        let cut = s.event("frame timeout").await;
+        assert!(
+            cut.contains("closed after 0 frames in, 0 out: frame timeout"),
+            "{cut}"
+        );
+        drip.abort();
     }
 }
