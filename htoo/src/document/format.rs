@@ -1,50 +1,17 @@
-//! The formatter: pretty HTOO that keeps every comment.
+//! The formatter: pretty HTOO that keeps every comment ([`format`],
+//! [`format_slice`], [`Document::to_pretty_string`]; the rules are in
+//! [`format`]'s documentation).
 //!
-//! [`crate::format`] and [`Document::to_pretty_string`] lay a document out
-//! as [`crate::to_string_pretty_with`] lays out its value (scalars in
-//! their canonical spelling, `key: value` pairs, a list on one line when it
-//! fits, else one item per line with a trailing `,`), and keep the
-//! comments and the blank lines that group items:
-//!
-//! - **A list holding a comment** (anywhere inside it) gets one item per
-//!   line, and so does every list around it. A list without comments is
-//!   laid out exactly as the pretty writer lays it out; a document without
-//!   comments or blank lines formats to exactly
-//!   [`crate::to_string_pretty_with`]'s text.
-//! - **A comment on the line where an item ends** (before or after its
-//!   `,`) stays at the end of that line, after the `,`: `"port": 80, // the
-//!   default`. So does a comment after the document's value on its line.
-//! - **Every other comment gets a line of its own**, indented as the items
-//!   around it: a comment above an item stays above it; a comment after
-//!   the `[` goes on the next line (in an empty list too: `[` newline
-//!   `/* none */` newline `]`); a comment after the last item stays before
-//!   the `]`; comments before and after the document's value stay before
-//!   and after it. Several comments on one line of their own get a line
-//!   each.
-//! - **A comment between a pair's key and its value** (before or after the
-//!   `:`) moves to a line of its own above the pair, after the comments
-//!   already there. Only when the key is a list that holds comments itself
-//!   do they stay after the key, before the `:` (moving them above would
-//!   change their order).
-//! - **Blank lines**: where one or more blank lines stood between the lines
-//!   of a list laid out one item per line (between items, comments, or an
-//!   item and a comment), one is kept; none after a `[`, before a `]` or
-//!   before a `,`. Around the document's value the same holds for the
-//!   comments before and after it. A blank line never keeps a list from
-//!   going on one line.
-//! - **Comment text is never changed**, only where its first line starts: a
-//!   `/* */` comment's later lines are written as they were. A `//`
-//!   comment loses the `\r` of a CRLF line end (the output's lines end in
-//!   `\n`), and gets a space before it when something precedes it on its
-//!   line.
-//!
-//! The output reads back ([`crate::from_str`]) to the same value, holds the
-//! same comments in the same order, and formats to itself: formatting is
-//! idempotent. Like the pretty writer's, it has no final line break.
-//!
-//! The walk is the pretty writer's (one stack of tasks, no recursion), and
-//! the layout of every list without comments is decided by the pretty
-//! writer itself, so the two cannot drift apart.
+//! How it works: the document's nodes say where every value is, so the
+//! comments and blank lines are found in the bytes between them (a quick
+//! scan, once, into sorted offsets: "does this list hold a comment" is a
+//! binary search). A document with neither is handed whole to the pretty
+//! writer. Otherwise the walk goes down the nodes and the value side by
+//! side, with one stack of tasks (no recursion, as the pretty writer's): a
+//! list without comments is written by the pretty writer (`pretty::Writer`,
+//! at the current column and level, so its layout is decided in one
+//! place); a list with comments is written here, one item per line, its
+//! gaps split into trivia pieces ([`super::trivia`]) to place each comment.
 
 use jtoo::{Error, ItemRef, Value};
 
@@ -55,8 +22,9 @@ use crate::pretty::{PrettyConfig, Writer};
 
 impl Document {
     /// The document laid out by `config` as [`crate::to_string_pretty_with`]
-    /// lays out its value, with every comment kept (see [`crate::format`]
-    /// for where each one goes), without a final line break.
+    /// lays out its value, with every comment kept, without a final line
+    /// break: [`format`] of the document's text (see there for where each
+    /// comment goes).
     ///
     /// ```
     /// let doc = htoo::Document::parse("[\"port\":8080 // the default\n,\"hosts\":[\"a\",\"b\"]]")?;
@@ -75,29 +43,49 @@ impl Document {
     }
 }
 
-/// Formats HTOO text: pretty HTOO laid out by `config` (as
-/// [`crate::to_string_pretty_with`] lays out the value), keeping every
-/// comment, without a final line break. Lists nest at most
+/// Formats HTOO text: pretty HTOO laid out by `config`, keeping every
+/// comment, without a final line break.
+///
+/// The layout is the pretty writer's ([`crate::to_string_pretty_with`]):
+/// scalars in their canonical spelling, `key: value` pairs, a list on one
+/// line when it fits, else one item per line with a trailing `,`. A
+/// document without comments or blank lines formats to exactly the pretty
+/// writer's text of its value. Comments and blank lines go as follows:
+///
+/// - **A list that holds a comment** (anywhere inside it) gets one item per
+///   line, and so does every list around it.
+/// - **A comment on the line where an item ends** (before or after its
+///   `,`) stays at the end of that line, after the `,`:
+///   `"port": 8_080, // the default`. So does a comment after the
+///   document's value on its last line.
+/// - **Every other comment gets a line of its own**, indented as the items
+///   around it: above the item it was above; after the `[` (in an empty
+///   list too); before the `]`; before or after the document's value.
+///   Several comments on one line of their own get a line each.
+/// - **A comment between a pair's key and its value** (before or after the
+///   `:`) moves above the pair, after the comments already there. Only
+///   when the key is itself a list holding comments do they stay between
+///   the key and the `:` (above, they would come before the key's own).
+/// - **Blank lines**: where one or more separated two lines of a list laid
+///   out one item per line (items or comments), or the comments and the
+///   value of the document, one is kept; none after a `[`, before a `]` or
+///   before a `,`. A blank line never keeps a list from going on one line.
+/// - **Comment text is never changed**, only indented: a `/* */` comment
+///   over several lines moves as a block (its later lines shift by as many
+///   columns as its first, as far as their indentation allows); a `//`
+///   comment loses the `\r` of a CRLF line end (output lines end in `\n`).
+///
+/// The output reads back to the same value, holds the same comments in the
+/// same order, and formats to itself. Lists nest at most
 /// [`PrettyConfig::max_depth`] deep (by default what [`crate::from_str`]
 /// reads).
-///
-/// A list that holds a comment gets one item per line. A comment at the end
-/// of an item's line stays there, after the `,`; every other comment gets
-/// a line of its own where it was (above an item, after the `[`, before the
-/// `]`, before or after the document's value); a comment between a key and
-/// its value moves above the pair. One blank line is kept where there were
-/// any between the lines of a list laid out one item per line. The
-/// [module documentation](crate::document) has every rule.
-///
-/// The output means the same value, holds the same comments in the same
-/// order, and formats to itself.
 ///
 /// ```
 /// let text = "// Service settings.
 /// [\"name\":\"api\", /* the public name */ \"port\":8080,
 ///
 ///   \"hosts\": [\"a.example\",\"b.example\",], // primary first
-/// ]";
+///   \"timeout\" /* seconds */ : 30]";
 /// let config = htoo::PrettyConfig::new();
 /// let pretty = htoo::format(text, &config)?;
 /// assert_eq!(pretty, "// Service settings.
@@ -106,6 +94,8 @@ impl Document {
 ///   \"port\": 8_080,
 ///
 ///   \"hosts\": [\"a.example\", \"b.example\"], // primary first
+///   /* seconds */
+///   \"timeout\": 30,
 /// ]");
 /// assert_eq!(htoo::format(&pretty, &config)?, pretty);
 /// assert_eq!(htoo::from_str(&pretty)?, htoo::from_str(text)?);
@@ -119,6 +109,26 @@ pub fn format(text: &str, config: &PrettyConfig) -> Result<String, Error> {
     let options = Options::new().with_max_depth(config.max_depth());
     let doc = Document::parse_with(text, &options)?;
     let value = options.from_str(text)?;
+    Ok(pretty(&doc, &value, config))
+}
+
+/// [`format`] for bytes: what [`crate::from_slice`] reads.
+///
+/// ```
+/// let out = htoo::format_slice(b"[1,2] // two", &htoo::PrettyConfig::new())?;
+/// assert_eq!(out, "[1, 2] // two");
+/// let err = htoo::format_slice(b"[\"\xff\"]", &htoo::PrettyConfig::new()).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid UTF-8 at line 1 column 3");
+/// # Ok::<(), htoo::Error>(())
+/// ```
+///
+/// # Errors
+/// What [`crate::from_slice`] reports for the input (with the config's
+/// depth limit), at the same position.
+pub fn format_slice(input: &[u8], config: &PrettyConfig) -> Result<String, Error> {
+    let options = Options::new().with_max_depth(config.max_depth());
+    let doc = Document::from_slice_with(input, &options)?;
+    let value = options.from_str(doc.as_str())?;
     Ok(pretty(&doc, &value, config))
 }
 
