@@ -13,7 +13,7 @@ mod pretty;
 pub use diagnostic::{Diagnostic, hint, render_diagnostic};
 pub use document::format;
 pub use document::{
-    Comments, Document, Entries, Entry, Node, Span, Trivia, TriviaIter, TriviaKind,
+    Comments, Document, EditError, Entries, Entry, Node, Span, Trivia, TriviaIter, TriviaKind,
 };
 pub use jtoo::{Error, ErrorKind, Item, Pair, Value};
 pub use options::{Options, from_reader, from_slice, from_str};

@@ -47,6 +47,7 @@
 //! # Ok::<(), htoo::Error>(())
 //! ```
 
+mod edit;
 mod format;
 mod parse;
 mod trivia;
@@ -60,6 +61,7 @@ use jtoo::{Error, ErrorKind, PathItem, Position, Value, ValueKind};
 
 use crate::Options;
 
+pub use edit::EditError;
 pub use format::format;
 pub use trivia::{Trivia, TriviaIter, TriviaKind};
 
