@@ -11,7 +11,7 @@ mod options;
 mod pretty;
 
 pub use diagnostic::{Diagnostic, hint, render_diagnostic};
-pub use document::format;
+pub use document::{format, format_slice};
 pub use document::{
     Comments, Document, EditError, Entries, Entry, Node, Span, Trivia, TriviaIter, TriviaKind,
 };

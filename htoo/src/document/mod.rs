@@ -62,7 +62,7 @@ use jtoo::{Error, ErrorKind, PathItem, Position, Value, ValueKind};
 use crate::Options;
 
 pub use edit::EditError;
-pub use format::format;
+pub use format::{format, format_slice};
 pub use trivia::{Trivia, TriviaIter, TriviaKind};
 
 /// The node is a list (else a scalar).
