@@ -13,7 +13,11 @@
 //! stops after its first chunk instead of reading until memory runs out.
 //! Memory grows with the bytes of the document that arrived, never beyond
 //! the first definite error plus [`jtoo::stream::FINAL_AFTER`] bytes and a
-//! chunk.
+//! chunk, and never beyond [`MAX_DOCUMENT`]: a command that holds its
+//! document whole stops there with exit status 1 (see [`too_long`]), as
+//! the streaming commands stop at a token of [`MAX_TOKEN`] bytes, so no
+//! input, `/dev/zero` or an endless string included, grows memory without
+//! bound.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Stdout, Write};
 use std::path::{Path, PathBuf};
@@ -176,12 +180,55 @@ impl Input {
     /// line (without its `\n`), stopping early at an error `probe` finds
     /// that no further byte could repair (see [`jtoo::stream::is_final`]). A read error
     /// is reported and gives exit status 2.
+    ///
+    /// A document (or line) longer than [`MAX_DOCUMENT`] is not held: it is
+    /// reported (see [`too_long`]) and gives exit status 1.
     pub fn next_document(&mut self, lines: bool, probe: Probe<'_>) -> Status<Next> {
-        next_document(&mut self.reader, lines, probe).map_err(|e| {
-            say!("jtoo: cannot read {}: {e}", self.name);
-            2
-        })
+        next_document(&mut self.reader, lines, probe).map_err(|e| self.read_failed(lines, &e))
     }
+
+    /// Reports a failed read: a document over [`MAX_DOCUMENT`] (exit
+    /// status 1) or an I/O error (2).
+    fn read_failed(&self, lines: bool, e: &std::io::Error) -> u8 {
+        if is_too_long(e) {
+            too_long(&self.name, if lines { "line" } else { "document" });
+            return 1;
+        }
+        say!("jtoo: cannot read {}: {e}", self.name);
+        2
+    }
+}
+
+/// The longest document (or line) a command holds whole in memory: the
+/// same 256 MiB as the longest token a streaming command reads
+/// ([`MAX_TOKEN`]). `fmt` and `check` stream longer inputs, `from-json`
+/// and `to-json FILE` always stream; every other read stops here.
+pub const MAX_DOCUMENT: usize = MAX_TOKEN;
+
+/// Reports that the input's `what` ("document" or "line") is longer than
+/// [`MAX_DOCUMENT`].
+pub fn too_long(name: &str, what: &str) {
+    say!(
+        "jtoo: {name}: {what} too long: more than {} MiB, the most this command holds in memory \
+         (fmt, check, from-json and to-json FILE stream inputs of any size)",
+        MAX_DOCUMENT >> 20
+    );
+}
+
+/// The error a read returns past [`MAX_DOCUMENT`] bytes.
+#[derive(Debug)]
+struct TooLong;
+
+impl std::fmt::Display for TooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "more than {} bytes", MAX_DOCUMENT)
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+fn is_too_long(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<TooLong>())
 }
 
 /// Bytes of a document that `fmt` and `check` hold in memory; a longer
@@ -200,10 +247,7 @@ impl Input {
     /// further byte could repair (as [`Input::next_document`]). A read
     /// error is reported and gives exit status 2.
     pub fn head(&mut self, probe: Probe<'_>) -> Status<Head> {
-        read_document(&mut self.reader, false, probe, HOLD).map_err(|e| {
-            say!("jtoo: cannot read {}: {e}", self.name);
-            2
-        })
+        read_document(&mut self.reader, false, probe, HOLD).map_err(|e| self.read_failed(false, &e))
     }
 
     /// A streaming reader of the document whose first bytes are `head`
@@ -286,29 +330,33 @@ pub enum Head {
     Part(Vec<u8>),
 }
 
-/// See [`Input::next_document`].
+/// See [`Input::next_document`]. A document longer than [`MAX_DOCUMENT`]
+/// is an error (of a kind [`Input::next_document`] tells apart).
 pub fn next_document(
     reader: &mut dyn BufRead,
     lines: bool,
     probe: Probe<'_>,
 ) -> std::io::Result<Next> {
-    Ok(match read_document(reader, lines, probe, usize::MAX)? {
-        Head::Whole(next) => next,
-        // No document is longer than `usize::MAX` bytes.
-        Head::Part(doc) => Next::Doc(doc),
-    })
+    match read_document(reader, lines, probe, MAX_DOCUMENT)? {
+        Head::Whole(next) => Ok(next),
+        Head::Part(_) => Err(std::io::Error::other(TooLong)),
+    }
 }
 
-/// [`next_document`], stopping after more than `limit` bytes.
+/// [`next_document`], stopping after more than `limit` bytes: the rest is
+/// then streamed ([`HOLD`]) or refused ([`MAX_DOCUMENT`]). The buffer
+/// grows to at most `limit` and a chunk (never doubled past it).
 fn read_document(
     reader: &mut dyn BufRead,
     lines: bool,
     probe: Probe<'_>,
     limit: usize,
 ) -> std::io::Result<Head> {
-    let mut doc = Vec::new();
+    let mut doc: Vec<u8> = Vec::new();
     let mut next_probe = CHUNK;
     let mut any = false;
+    // Held whole (not streamed after `limit`): checked at doubling sizes.
+    let whole = limit == MAX_DOCUMENT;
     loop {
         let chunk = match reader.fill_buf() {
             Ok(chunk) => chunk,
@@ -327,6 +375,15 @@ fn read_document(
             Some(Some(i)) => (i, true),
             _ => (chunk.len(), false),
         };
+        if doc.capacity() - doc.len() < take {
+            let need = doc.len() + take;
+            let want = doc
+                .capacity()
+                .saturating_mul(2)
+                .min(limit.saturating_add(CHUNK))
+                .max(need);
+            doc.reserve_exact(want - doc.len());
+        }
         doc.extend_from_slice(chunk.get(..take).unwrap_or_default());
         reader.consume(if done { take + 1 } else { take });
         if done {
@@ -338,7 +395,7 @@ fn read_document(
         if doc.len() >= next_probe {
             // Doubling sizes; with a limit (the rest is then streamed,
             // which stops at the first error itself) the first chunk only.
-            next_probe = if limit == usize::MAX {
+            next_probe = if whole {
                 doc.len().saturating_mul(2)
             } else {
                 usize::MAX
@@ -355,15 +412,14 @@ fn read_document(
 /// Reads all of FILE (stdin for `None` or `-`) at once, for the commands
 /// whose input is not a document (the conformance encoder, frame JSON
 /// lines): exit status 2 when it cannot be read.
+/// Exit status 1 past [`MAX_DOCUMENT`] bytes (see [`too_long`]).
 pub fn read_all(file: Option<&Path>) -> Status<(String, Vec<u8>)> {
     let mut input = Input::open(file)?;
-    let mut bytes = Vec::new();
-    match input.reader.read_to_end(&mut bytes) {
-        Ok(_) => Ok((input.name, bytes)),
-        Err(e) => {
-            say!("jtoo: cannot read {}: {e}", input.name);
-            Err(2)
-        }
+    match next_document(&mut input.reader, false, &|_| Ok(())) {
+        Ok(Next::Doc(bytes)) => Ok((input.name, bytes)),
+        // Not returned without lines, nor by a probe that finds nothing.
+        Ok(Next::End | Next::Invalid(..)) => Ok((input.name, Vec::new())),
+        Err(e) => Err(input.read_failed(false, &e)),
     }
 }
 

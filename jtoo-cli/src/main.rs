@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod cmd;
 mod io;
+mod replace;
 
 /// Format, check and convert JTOO and HTOO documents.
 #[derive(Parser)]

@@ -4,7 +4,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+#[allow(dead_code)] // Only the capped start is used here.
+mod common;
+use common::spawn_capped;
 use std::thread;
 
 /// One record, as a long document repeats it.
@@ -33,20 +37,6 @@ fn write_document(mut to: impl Write, size: usize, tail: &[u8]) -> std::io::Resu
     Ok(sent + tail.len() as u64)
 }
 
-/// Starts `jtoo ARGS` under an address-space cap of `cap_kib` (KiB), all
-/// three streams piped.
-fn spawn_capped(args: &str, cap_kib: usize) -> std::process::Child {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {cap_kib} && exec \"$0\" {args}"))
-        .arg(env!("CARGO_BIN_EXE_jtoo"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 /// Runs `jtoo ARGS` under an address-space cap of `cap_kib`, feeding it a
 /// generated document of `size` bytes ending in `tail`; returns its exit
 /// code, its stdout's length and last bytes, and its stderr.
@@ -56,7 +46,7 @@ fn capped(
     size: usize,
     tail: &'static [u8],
 ) -> (i32, u64, Vec<u8>, String) {
-    let mut child = spawn_capped(args, cap_kib);
+    let mut child = spawn_capped(cap_kib, &[args]);
     let stdin = child.stdin.take().unwrap();
     let writer = thread::spawn(move || write_document(stdin, size, tail));
     let mut stdout = child.stdout.take().unwrap();
@@ -178,7 +168,7 @@ fn a_worst_case_shape_parses_to_a_value_under_an_address_space_cap() {
         doc.extend_from_slice(b"1,");
     }
     doc.extend_from_slice(b"1]");
-    let mut child = spawn_capped("fmt", 100 << 10);
+    let mut child = spawn_capped(100 << 10, &["fmt"]);
     let mut stdin = child.stdin.take().unwrap();
     let writer = thread::spawn(move || stdin.write_all(&doc).map(|()| doc));
     let out = child.wait_with_output().unwrap();

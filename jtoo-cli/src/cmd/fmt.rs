@@ -1,7 +1,7 @@
 //! `jtoo fmt [--htoo] [--check | --in-place] [FILE…]`: canonical JTOO.
 
 use crate::io::{Head, Input, Next, Out, Status, Syntax, drain, inputs, report_streamed, say};
-use std::io::Write;
+use crate::replace::replace_file;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `jtoo fmt`.
@@ -15,7 +15,9 @@ pub struct Args {
     #[arg(long, conflicts_with = "in_place")]
     check: bool,
     /// Rewrite each FILE with its canonical form (files already canonical
-    /// are left untouched).
+    /// are left untouched). Safe: a new file beside it (its mode and owner
+    /// from the start), synced and renamed over it; a symlink's target is
+    /// rewritten and the link kept; a file with hard links is refused.
     #[arg(long, requires = "files")]
     in_place: bool,
     /// Input files (stdin when none, or -).
@@ -127,12 +129,12 @@ fn format_streamed(
             Ok(()) => {}
         }
         return match file {
-            Some(path) if args.in_place => replace_file(path, |f| {
+            Some(path) if args.in_place => replace_file(path, |mut f| {
                 let mut again =
                     Input::open(Some(path)).map_err(|_| "cannot read it again".to_string())?;
                 let mut reader = again.stream(Vec::new(), syntax);
                 reader
-                    .write_canonical(&mut *f)
+                    .write_canonical(&mut f)
                     .and_then(|_| f.write_all(b"\n").map_err(jtoo::Error::from))
                     .map_err(|e| e.to_string())
             }),
@@ -150,37 +152,4 @@ fn format_streamed(
             .failed
             .unwrap_or_else(|| report_streamed(syntax, &input.name, &reader, &e))),
     }
-}
-
-/// Replaces `path`'s contents with what `write` writes, through a file
-/// beside it renamed over it, so a crash or an error leaves the old or the
-/// new file, never half of one.
-fn replace_file(
-    path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), String>,
-) -> Status {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".jtoo-fmt-{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let written = std::fs::File::create(&tmp)
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            write(&mut w)?;
-            w.into_inner()
-                .map_err(|e| e.error().to_string())
-                .and_then(|f| f.sync_all().map_err(|e| e.to_string()))
-        })
-        .and_then(|()| match std::fs::metadata(path) {
-            Ok(meta) => {
-                std::fs::set_permissions(&tmp, meta.permissions()).map_err(|e| e.to_string())
-            }
-            Err(e) => Err(e.to_string()),
-        })
-        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| e.to_string()));
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        say!("jtoo: cannot write {}: {e}", path.display());
-        2
-    })
 }
