@@ -59,8 +59,9 @@ fn check(text: &str, out: &str, cfg: &PrettyConfig) {
 
 /// The comments of an HTOO text in order, found by a scanner of its own
 /// (strings skipped): `//` comments without the line break (nor any `\r`
-/// before it), `/* */` comments whole.
-fn comments_of(text: &str) -> Vec<&str> {
+/// before it), `/* */` comments whole but for the indentation of their
+/// later lines.
+fn comments_of(text: &str) -> Vec<String> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -75,12 +76,23 @@ fn comments_of(text: &str) -> Vec<&str> {
             }
             (b'/', Some(b'/')) => {
                 let end = text[i..].find('\n').map_or(b.len(), |n| i + n);
-                out.push(text[i..end].trim_end_matches('\r'));
+                out.push(text[i..end].trim_end_matches('\r').to_owned());
                 i = end;
             }
             (b'/', Some(b'*')) => {
                 let end = i + 2 + text[i + 2..].find("*/").unwrap() + 2;
-                out.push(&text[i..end]);
+                let lines: Vec<&str> = text[i..end]
+                    .split('\n')
+                    .enumerate()
+                    .map(|(n, l)| {
+                        if n == 0 {
+                            l
+                        } else {
+                            l.trim_start_matches([' ', '\t'])
+                        }
+                    })
+                    .collect();
+                out.push(lines.join("\n"));
                 i = end;
             }
             _ => i += 1,
@@ -244,13 +256,32 @@ fn blank_lines_are_kept_in_lists_laid_out_one_item_per_line_only() {
 
 #[test]
 fn comment_text_is_kept_but_reindented() {
-    let src = "[1,\n/*\n * two\n */2]";
-    assert_eq!(fmt(src), "[\n  1,\n  /*\n * two\n */\n  2,\n]");
+    let src = "[1,\n/*\n * two  \n */2]";
+    assert_eq!(fmt(src), "[\n  1,\n  /*\n   * two  \n   */\n  2,\n]");
     // Starting on the item's line, it ends that line.
     let src = "[1,/*\n * two\n */2]";
-    assert_eq!(fmt(src), "[\n  1, /*\n * two\n */\n  2,\n]");
+    assert_eq!(fmt(src), "[\n  1, /*\n   * two\n   */\n  2,\n]");
     // A `//` comment loses the `\r` of a CRLF line ending, nothing else.
     assert_eq!(fmt("[1,// c \r\n2]"), "[\n  1, // c \n  2,\n]");
+}
+
+#[test]
+fn comments_over_several_lines_move_as_a_block() {
+    // Left, as far as the indentation goes.
+    assert_eq!(
+        fmt("[\n    /* first\n     * second\n x */\n    1]"),
+        "[\n  /* first\n   * second\nx */\n  1,\n]"
+    );
+    // Right; empty lines stay empty.
+    assert_eq!(
+        fmt("[\"k\": [\n/* a\n\n * b\n */ 1]]"),
+        "[\n  \"k\": [\n    /* a\n\n     * b\n     */\n    1,\n  ],\n]"
+    );
+    // At the end of an item's line, by as much as its start moved.
+    assert_eq!(
+        fmt("[1000, /* a\n          b */\n2]"),
+        "[\n  1_000, /* a\n            b */\n  2,\n]"
+    );
 }
 
 #[test]
@@ -292,6 +323,17 @@ fn errors_are_the_parsers() {
 fn documents_at_the_depth_limit() {
     // 128 lists, each with comments around everything.
     let depth = htoo::Options::DEFAULT_MAX_DEPTH;
+    let text = commented_nest(depth);
+    let out = fmt(&text);
+    assert_eq!(comments_of(&out).len(), 4 * depth + 1);
+    // One deeper is the parser's error.
+    let deeper = format!("[{text}]");
+    let e = htoo::format(&deeper, &PrettyConfig::new()).unwrap_err();
+    assert_eq!(e.kind(), htoo::from_str(&deeper).unwrap_err().kind());
+}
+
+/// `depth` nested lists with comments around everything.
+fn commented_nest(depth: usize) -> String {
     let mut text = String::new();
     for i in 0..depth {
         text.push_str(&format!("// level {i}\n[ /* open {i} */ "));
@@ -300,12 +342,41 @@ fn documents_at_the_depth_limit() {
     for i in (0..depth).rev() {
         text.push_str(&format!("/* close {i} */ ] // after {i}\n"));
     }
-    let out = fmt(&text);
-    assert_eq!(comments_of(&out).len(), 4 * depth + 1);
-    // One deeper is the parser's error.
-    let deeper = format!("[{text}]");
-    let e = htoo::format(&deeper, &PrettyConfig::new()).unwrap_err();
-    assert_eq!(e.kind(), htoo::from_str(&deeper).unwrap_err().kind());
+    text
+}
+
+#[test]
+fn documents_at_the_depth_ceiling() {
+    // The deepest any config allows, on a test thread's stack.
+    let depth = jtoo::Options::DEPTH_CEILING;
+    let cfg = PrettyConfig::new().with_max_depth(depth);
+    let text = commented_nest(depth);
+    let out = htoo::format(&text, &cfg).unwrap();
+    let read = htoo::Options::new().with_max_depth(depth);
+    assert_eq!(read.from_str(&out).unwrap(), read.from_str(&text).unwrap());
+    assert_eq!(comments_of(&out), comments_of(&text));
+    assert_eq!(htoo::format(&out, &cfg).unwrap(), out);
+    // Past the default limit, the default config refuses as the parser does.
+    let e = htoo::format(&text, &PrettyConfig::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        htoo::from_str(&text).unwrap_err().to_string()
+    );
+}
+
+#[test]
+fn text_bytes_and_documents_format_alike() {
+    let text = "/* a */ [\"k\" : 1000, // b\n [ /* c */ ], 0.50]";
+    let cfg = PrettyConfig::new();
+    let out = fmt(text);
+    assert_eq!(htoo::format_slice(text.as_bytes(), &cfg).unwrap(), out);
+    let doc = htoo::Document::parse(text).unwrap();
+    assert_eq!(doc.to_pretty_string(&cfg), out);
+    let e = htoo::format_slice(b"[1, \"\xff\"]", &cfg).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        htoo::from_slice(b"[1, \"\xff\"]").unwrap_err().to_string()
+    );
 }
 
 // ---------------------------------------------------------------------------

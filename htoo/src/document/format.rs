@@ -216,14 +216,22 @@ fn any_in(marks: &[u32], span: Span) -> bool {
     marks.get(i).is_some_and(|&m| (m as usize) < span.end)
 }
 
+/// A comment to write: its text and, for a `/* */` comment over several
+/// lines, the column its first line started at in the source.
+#[derive(Clone, Copy)]
+struct Comment<'a> {
+    text: &'a str,
+    column: Option<usize>,
+}
+
 /// One step of the formatter; a stack of these replaces recursion.
 enum Task<'a> {
     /// The value of node `node` at a nesting level.
     Value(usize, &'a Value, usize),
     /// Literal ASCII punctuation.
     Text(&'static str),
-    /// A comment's text.
-    Comment(&'a str),
+    /// A comment.
+    Comment(Comment<'a>),
     /// A line break and the indentation of a level.
     Newline(usize),
     /// An empty line (a line break; a [`Task::Newline`] follows).
@@ -260,7 +268,7 @@ impl<'a> Lines<'a> {
         self.started = true;
     }
 
-    fn comment_line(&mut self, blank: bool, comment: &'a str) {
+    fn comment_line(&mut self, blank: bool, comment: Comment<'a>) {
         self.line(blank);
         self.tasks.push(Task::Comment(comment));
     }
@@ -271,12 +279,59 @@ impl<'a> Formatter<'a, '_> {
         self.doc.nodes.get(node).copied()
     }
 
-    fn comment(&self, piece: super::Trivia) -> &'a str {
+    /// The comment that the trivia `piece` is.
+    fn comment(&self, piece: super::Trivia) -> Comment<'a> {
         let text = self.text.get(piece.span.range()).unwrap_or_default();
-        match piece.kind {
-            TriviaKind::LineComment => text.trim_end_matches('\r'),
-            _ => text,
+        if piece.kind == TriviaKind::LineComment {
+            return Comment {
+                text: text.trim_end_matches('\r'),
+                column: None,
+            };
         }
+        let column = text.contains('\n').then(|| {
+            let before = self.text.get(..piece.span.start).unwrap_or_default();
+            let line = before.rfind('\n').map_or(0, |i| i + 1);
+            before.get(line..).unwrap_or_default().chars().count()
+        });
+        Comment { text, column }
+    }
+
+    /// Writes a comment; a `/* */` comment over several lines moves as a
+    /// block: its later lines shift by as many columns as its first moved
+    /// (to the left as far as their indentation goes).
+    fn write_comment(&mut self, c: Comment<'a>) {
+        let out = &mut self.w.out;
+        let Some(from) = c.column else {
+            out.push_str(c.text);
+            self.w.col += c.text.chars().count();
+            return;
+        };
+        let to = self.w.col;
+        let mut lines = c.text.split('\n');
+        let first = lines.next().unwrap_or_default();
+        out.push_str(first);
+        let mut col = to + first.chars().count();
+        for line in lines {
+            out.push('\n');
+            col = 0;
+            let line = if to >= from {
+                if !line.trim().is_empty() {
+                    out.extend(std::iter::repeat_n(' ', to - from));
+                    col = to - from;
+                }
+                line
+            } else {
+                let indent = line
+                    .bytes()
+                    .take(from - to)
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count();
+                line.get(indent..).unwrap_or(line)
+            };
+            out.push_str(line);
+            col += line.chars().count();
+        }
+        self.w.col = col;
     }
 
     /// The document: comments before its value on lines of their own, the
@@ -318,13 +373,7 @@ impl<'a> Formatter<'a, '_> {
                     self.w.out.push_str(t);
                     self.w.col += t.len();
                 }
-                Task::Comment(c) => {
-                    self.w.out.push_str(c);
-                    self.w.col = match c.rfind('\n') {
-                        Some(i) => c.get(i + 1..).unwrap_or_default().chars().count(),
-                        None => self.w.col + c.chars().count(),
-                    };
-                }
+                Task::Comment(c) => self.write_comment(c),
                 Task::Newline(level) => self.w.newline(level),
                 Task::Blank => self.w.out.push('\n'),
             }
