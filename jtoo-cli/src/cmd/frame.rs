@@ -17,6 +17,42 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The limits of a server (`frame serve`, `jte serve`): jtoo-frame's
+/// server runtime, with its defaults.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct ServerLimits {
+    /// Most connections open at once; over it a new connection gets the
+    /// 503 busy reply (JTOO frames) or is closed (JSON lines).
+    #[arg(long, default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// MiB buffered from clients across all connections (each may hold
+    /// its fair share when it runs short); frames longer than this are
+    /// refused.
+    #[arg(long, default_value_t = server::DEFAULT_MEMORY_BUDGET >> 20)]
+    memory_budget_mib: usize,
+    /// Seconds a connection may wait between frames (JSON lines: lines).
+    #[arg(long, default_value_t = server::DEFAULT_IDLE_TIMEOUT.as_secs())]
+    idle_timeout: u64,
+    /// Seconds a started frame (JSON lines: line) has to arrive whole.
+    #[arg(long, default_value_t = server::DEFAULT_FRAME_TIMEOUT.as_secs())]
+    frame_timeout: u64,
+    /// Seconds writing one frame (line) to a client may take.
+    #[arg(long, default_value_t = server::DEFAULT_WRITE_TIMEOUT.as_secs())]
+    write_timeout: u64,
+}
+
+impl ServerLimits {
+    /// `server` with these limits.
+    pub fn apply(self, server: Server) -> Server {
+        server
+            .max_connections(self.max_connections)
+            .memory_budget(self.memory_budget_mib.saturating_mul(1 << 20))
+            .idle_timeout(Duration::from_secs(self.idle_timeout))
+            .frame_timeout(Duration::from_secs(self.frame_timeout))
+            .write_timeout(Duration::from_secs(self.write_timeout))
+    }
+}
+
 /// Frame subcommands.
 #[derive(clap::Subcommand)]
 pub enum FrameCommand {
@@ -52,22 +88,8 @@ pub enum FrameCommand {
         /// Seconds a client has to send its greeting.
         #[arg(long, visible_alias = "greeting-timeout", default_value_t = DEFAULT_HANDSHAKE_TIMEOUT.as_secs())]
         timeout: u64,
-        /// Most connections open at once.
-        #[arg(long, default_value_t = server::DEFAULT_MAX_CONNECTIONS)]
-        max_connections: usize,
-        /// MiB buffered from clients across all connections; frames longer
-        /// than this are refused.
-        #[arg(long, default_value_t = server::DEFAULT_MEMORY_BUDGET >> 20)]
-        memory_budget_mib: usize,
-        /// Seconds a connection may wait between frames.
-        #[arg(long, default_value_t = server::DEFAULT_IDLE_TIMEOUT.as_secs())]
-        idle_timeout: u64,
-        /// Seconds a started frame has to arrive whole.
-        #[arg(long, default_value_t = server::DEFAULT_FRAME_TIMEOUT.as_secs())]
-        frame_timeout: u64,
-        /// Seconds writing one frame back may take.
-        #[arg(long, default_value_t = server::DEFAULT_WRITE_TIMEOUT.as_secs())]
-        write_timeout: u64,
+        #[command(flatten)]
+        limits: ServerLimits,
         /// Log only refusals, errors and failed connections, not every
         /// accepted and cleanly closed one.
         #[arg(long)]
@@ -117,20 +139,12 @@ pub fn run(cmd: FrameCommand) -> u8 {
             listen,
             protocols,
             timeout,
-            max_connections,
-            memory_budget_mib,
-            idle_timeout,
-            frame_timeout,
-            write_timeout,
+            limits,
             quiet,
         } => {
-            let server = Server::new(protocols)
+            let server = limits
+                .apply(Server::new(protocols))
                 .greeting_timeout(Duration::from_secs(timeout))
-                .max_connections(max_connections)
-                .memory_budget(memory_budget_mib.saturating_mul(1 << 20))
-                .idle_timeout(Duration::from_secs(idle_timeout))
-                .frame_timeout(Duration::from_secs(frame_timeout))
-                .write_timeout(Duration::from_secs(write_timeout))
                 .on_event(move |event| log_event(event, quiet));
             crate::io::block_on(serve(listen, server))
         }
@@ -370,13 +384,14 @@ fn encode(file: Option<PathBuf>) -> u8 {
     }
 }
 
-/// The listen backlog of `frame serve` (the kernel caps it at
+/// The listen backlog of `frame serve` and `jte serve` (the kernel caps it at
 /// `net.core.somaxconn`): a burst of connections waits in it for `accept`
 /// instead of having its handshake packets dropped.
 const LISTEN_BACKLOG: u32 = 4096;
 
-/// A listener on the first address `listen` resolves to.
-async fn bind(listen: &str) -> std::io::Result<tokio::net::TcpListener> {
+/// A listener on the first address `listen` resolves to, with a backlog
+/// of [`LISTEN_BACKLOG`].
+pub(crate) async fn bind(listen: &str) -> std::io::Result<tokio::net::TcpListener> {
     let addr = tokio::net::lookup_host(listen)
         .await?
         .next()
@@ -419,9 +434,9 @@ async fn echo(mut conn: Connection) -> Result<(), ConnectionError> {
 
 /// The server's log: one stderr line per event; with `quiet`, only the
 /// ones that report trouble.
-fn log_event(event: &Event<'_>, quiet: bool) {
+pub(crate) fn log_event(event: &Event<'_>, quiet: bool) {
     let trouble = match event {
-        Event::Accepted { .. } => false,
+        Event::Accepted { .. } | Event::Opened { .. } => false,
         Event::Closed { error, .. } => error.is_some(),
         _ => true,
     };

@@ -5,11 +5,13 @@
 //! in JTOO frames after the `jte/1` greeting, or as JSON lines with
 //! `--json-lines`.
 
+use crate::cmd::frame::{ServerLimits, bind, log_event};
 use crate::io::say;
 use clap::Subcommand;
 use futures::StreamExt;
 use jte::{Peer, RpcError, Transport};
 use jtoo::Value;
+use jtoo_frame::server::{ConnectionError, Listener, Server};
 use std::time::Duration;
 
 /// JTE subcommands.
@@ -26,6 +28,11 @@ pub enum JteCommand {
     /// `echo:stream` (answers each item of a list, as a stream), `sleep`
     /// (waits DATA milliseconds, answers them), `fail` (answers its data,
     /// a string, as the error: `"ECNOPE: message"`), and `detect`.
+    ///
+    /// Listeners run under jtoo-frame's server runtime, as `frame serve`
+    /// does: a connection cap, a memory budget with fair shares, idle,
+    /// frame and write timeouts (for JSON lines a frame is a line) and a
+    /// listen backlog of 4,096.
     Serve {
         /// `HOST:PORT` or `unix:PATH` to listen on.
         #[arg(long, required_unless_present = "stdio")]
@@ -36,9 +43,12 @@ pub enum JteCommand {
         /// Speak JSON lines instead of JTOO frames.
         #[arg(long)]
         json_lines: bool,
-        /// Connections served at once; more wait to be accepted.
-        #[arg(long, default_value_t = 256)]
-        max_connections: usize,
+        #[command(flatten)]
+        limits: ServerLimits,
+        /// Log only refusals, errors and failed connections, not every
+        /// accepted and cleanly closed one.
+        #[arg(long)]
+        quiet: bool,
     },
 }
 
@@ -75,8 +85,14 @@ pub fn run(cmd: JteCommand) -> u8 {
                 listen,
                 stdio,
                 json_lines,
-                max_connections,
-            } => serve(listen, stdio, json_lines, max_connections).await,
+                limits,
+                quiet,
+            } => {
+                let server = limits
+                    .apply(Server::new([jte::PROTOCOL]))
+                    .on_event(move |event| log_event(event, quiet));
+                serve(listen, stdio, json_lines, server).await
+            }
         }
     })
 }
@@ -183,7 +199,7 @@ async fn call(c: CallArgs) -> u8 {
 }
 
 /// The peer `serve` runs on each connection.
-fn server() -> jte::Builder {
+fn jte_server() -> jte::Builder {
     Peer::builder()
         .handle("echo", |data: Option<Value>| async move {
             Ok::<_, RpcError>(data)
@@ -213,7 +229,7 @@ fn server() -> jte::Builder {
         })
 }
 
-async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, max: usize) -> u8 {
+async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, server: Server) -> u8 {
     if stdio {
         let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
         let transport = if json_lines {
@@ -227,7 +243,7 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, max: usize
                 }
             }
         };
-        let why = server().start(transport).closed().await;
+        let why = jte_server().start(transport).closed().await;
         say!("stdio: {why}");
         return 0;
     }
@@ -237,10 +253,10 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, max: usize
     };
     #[cfg(unix)]
     if let Some(path) = listen.strip_prefix("unix:") {
-        return match tokio::net::UnixListener::bind(path) {
+        return match bind_unix(path) {
             Ok(l) => {
                 say!("listening on {listen}");
-                accept_loop(l, max, json_lines).await
+                serve_on(l, json_lines, &server).await
             }
             Err(e) => {
                 say!("jtoo: cannot listen on {listen}: {e}");
@@ -248,13 +264,13 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, max: usize
             }
         };
     }
-    match tokio::net::TcpListener::bind(&listen).await {
+    match bind(&listen).await {
         Ok(l) => {
             match l.local_addr() {
                 Ok(addr) => say!("listening on {addr}"),
                 Err(_) => say!("listening on {listen}"),
             }
-            accept_loop(l, max, json_lines).await
+            serve_on(l, json_lines, &server).await
         }
         Err(e) => {
             say!("jtoo: cannot listen on {listen}: {e}");
@@ -263,75 +279,36 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, max: usize
     }
 }
 
-/// A listening socket: TCP or Unix.
-trait Listener {
-    type Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static;
-    /// The next connection and a name for the log.
-    fn next(&self) -> impl std::future::Future<Output = std::io::Result<(Self::Io, String)>>;
-}
-
-impl Listener for tokio::net::TcpListener {
-    type Io = tokio::net::TcpStream;
-    async fn next(&self) -> std::io::Result<(Self::Io, String)> {
-        let (socket, from) = self.accept().await?;
-        Ok((socket, from.to_string()))
-    }
-}
-
+/// A Unix socket listener with the system's largest backlog (std's
+/// `bind` asks for it; tokio's would ask for 1,024).
 #[cfg(unix)]
-impl Listener for tokio::net::UnixListener {
-    type Io = tokio::net::UnixStream;
-    async fn next(&self) -> std::io::Result<(Self::Io, String)> {
-        let (socket, _) = self.accept().await?;
-        Ok((socket, "unix client".to_owned()))
-    }
+fn bind_unix(path: &str) -> std::io::Result<tokio::net::UnixListener> {
+    let listener = std::os::unix::net::UnixListener::bind(path)?;
+    listener.set_nonblocking(true)?;
+    tokio::net::UnixListener::from_std(listener)
 }
 
-/// Serves every connection, at most `max` at once (more wait to be
-/// accepted).
-async fn accept_loop(listener: impl Listener, max: usize, json_lines: bool) -> u8 {
-    let limit = std::sync::Arc::new(tokio::sync::Semaphore::new(max.max(1)));
-    loop {
-        let Ok(permit) = limit.clone().acquire_owned().await else {
-            return 2;
-        };
-        match listener.next().await {
-            Ok((socket, from)) => {
-                tokio::spawn(connection(socket, from, json_lines, permit));
-            }
-            Err(e) => accept_failed(&e).await,
-        }
-    }
-}
-
-/// An accept error (out of descriptors, say): log it and back off, so the
-/// loop neither spins nor floods the log.
-async fn accept_failed(e: &std::io::Error) {
-    say!("accept failed: {e}; retrying in 100 ms");
-    tokio::time::sleep(Duration::from_millis(100)).await;
-}
-
-async fn connection<T>(
-    socket: T,
-    from: String,
-    json_lines: bool,
-    _permit: tokio::sync::OwnedSemaphorePermit,
-) where
-    T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static,
-{
-    let transport = if json_lines {
-        Transport::json_lines(socket)
+/// Serves the JTE peer on every connection of `listener` under the
+/// server's limits.
+async fn serve_on<L: Listener>(listener: L, json_lines: bool, server: &Server) -> u8 {
+    let forever = std::future::pending();
+    if json_lines {
+        let handler = |io| peer_until_closed(Transport::json_lines(io));
+        server.serve_lines(listener, handler, forever).await;
     } else {
-        match Transport::accept(socket).await {
-            Ok((t, _)) => t,
-            Err(e) => {
-                say!("{from}: handshake failed: {e}");
-                return;
-            }
-        }
-    };
-    say!("{from}: connected");
-    let peer = server().start(transport);
-    let why = peer.closed().await;
-    say!("{from}: {why} ({:?})", peer.stats());
+        let handler = |framed, _greeting| peer_until_closed(Transport::frames(framed));
+        server.serve_framed(listener, handler, forever).await;
+    }
+    0
+}
+
+/// Runs the peer on one connection until it closes; a close for any other
+/// reason than the client leaving is the connection's error.
+async fn peer_until_closed(transport: Transport) -> Result<(), ConnectionError> {
+    let why = jte_server().start(transport).closed().await;
+    if why.as_ref() == "the other side closed the connection" {
+        Ok(())
+    } else {
+        Err(ConnectionError::Other(why.to_string().into()))
+    }
 }
