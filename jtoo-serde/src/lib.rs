@@ -19,6 +19,7 @@ macro_rules! forward_deserialize {
 #[cfg(feature = "chrono")]
 pub mod chrono;
 mod de;
+mod document;
 mod error;
 mod keys;
 mod marked;
@@ -28,6 +29,7 @@ mod value_de;
 mod value_ser;
 
 pub use de::Deserializer;
+pub use document::{from_document, update};
 pub use error::{Category, Error, Result, Segment};
 pub use ser::{Compound, Serializer};
 pub use value_de::ValueDeserializer;

@@ -247,7 +247,7 @@ impl Document {
     pub fn push(&mut self, list: &[PathItem<'_>], value: &Value) -> Result<(), EditError> {
         let (id, lists) = self.locate_list(list)?;
         let len = self.items_of(id).count();
-        self.insert_at(id, &lists, len, None, value)
+        self.insert_entry(id, &lists, len, None, value)
     }
 
     /// Appends the pair `key: value` to the list at `list`.
@@ -269,7 +269,7 @@ impl Document {
     ) -> Result<(), EditError> {
         let (id, lists) = self.locate_list(list)?;
         let len = self.items_of(id).count();
-        self.insert_at(id, &lists, len, Some(key), value)
+        self.insert_entry(id, &lists, len, Some(key), value)
     }
 
     /// Inserts `value` as a plain item at position `index` of the list at
@@ -294,7 +294,7 @@ impl Document {
         value: &Value,
     ) -> Result<(), EditError> {
         let (id, lists) = self.locate_list(list)?;
-        self.insert_at(id, &lists, index, None, value)
+        self.insert_entry(id, &lists, index, None, value)
     }
 
     /// Inserts the pair `key: value` at position `index` of the list at
@@ -317,7 +317,7 @@ impl Document {
         value: &Value,
     ) -> Result<(), EditError> {
         let (id, lists) = self.locate_list(list)?;
-        self.insert_at(id, &lists, index, Some(key), value)
+        self.insert_entry(id, &lists, index, Some(key), value)
     }
 
     /// Removes the item at `path` (its last step names it) with the comments
@@ -438,7 +438,7 @@ impl Document {
     }
 
     /// Inserts an item (a pair when `key` is given) at `index` of list `id`.
-    fn insert_at(
+    pub(crate) fn insert_entry(
         &mut self,
         id: usize,
         lists: &[usize],

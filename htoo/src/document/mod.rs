@@ -51,6 +51,7 @@ mod edit;
 mod format;
 mod parse;
 mod trivia;
+mod update;
 
 use std::fmt;
 use std::ops::Range;
