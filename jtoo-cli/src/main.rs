@@ -56,6 +56,11 @@ enum Command {
     /// HTOO in; canonical JTOO, pretty HTOO, JSON and a frame out; each
     /// read back and compared.
     Demo(cmd::demo::Args),
+    /// Language server for JTOO and HTOO over stdio (for editors)
+    ///
+    /// Diagnostics, formatting that keeps comments, outline, folding and
+    /// hover; see editors/README.md.
+    Lsp(cmd::lsp::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +83,7 @@ fn main() -> ExitCode {
         Command::Frame(c) => cmd::frame::run(c),
         Command::Jte(c) => cmd::jte::run(c),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Lsp(a) => cmd::lsp::run(a),
     };
     ExitCode::from(code)
 }

@@ -10,5 +10,6 @@ pub mod fmt;
 pub mod frame;
 pub mod from_json;
 pub mod jte;
+pub mod lsp;
 pub mod pretty;
 pub mod to_json;
