@@ -15,6 +15,10 @@
 //! - **hover** on scalars: a timestamp's UTC date-time, a date's weekday, a
 //!   byte string's length.
 //!
+//! One request of its own, `jtoo/documentText` (params: `{ "uri": … }`),
+//! answers the text the server holds for an open document (`null` for
+//! another): a way to check a client's incremental sync.
+//!
 //! It is built on `lsp-server` and `lsp-types`, rust-analyzer's synchronous
 //! scaffold: one thread handles the messages in order, with no async
 //! runtime. When changes arrive faster than they are checked, the queue is

@@ -199,6 +199,10 @@ impl<'c> Server<'c> {
                     a.hover(text, offset)
                 })
             }),
+            // The text the server holds, for checking a client's sync.
+            "jtoo/documentText" => self.answer(req, |s, p: lsp_types::TextDocumentIdentifier| {
+                s.doc(&p.uri).map(|d| d.text.as_str().to_owned())
+            }),
             method => Err((
                 ErrorCode::MethodNotFound,
                 format!("jtoo-lsp does not handle {method}"),

@@ -151,3 +151,21 @@ pub fn doc(uri: &str) -> Json {
 pub fn at(uri: &str, line: u32, character: u32) -> Json {
     json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } })
 }
+
+impl Client {
+    /// Waits for the diagnostics of `uri` at `version` (skipping older
+    /// ones).
+    pub fn diagnostics_at(&mut self, uri: &str, version: i32) -> Vec<Json> {
+        loop {
+            let (v, d) = self.diagnostics(uri);
+            if v == version {
+                return d;
+            }
+        }
+    }
+
+    /// Forgets the notifications received so far.
+    pub fn clear_notes(&mut self) {
+        self.notes.clear();
+    }
+}
