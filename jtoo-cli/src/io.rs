@@ -441,6 +441,16 @@ impl Syntax {
         }
     }
 
+    /// The syntax of `file`: HTOO when its name ends in `.htoo` (any case),
+    /// as if `--htoo` were given; else this one. The one rule by which
+    /// every command reads `.htoo` files as HTOO.
+    pub fn for_file(self, file: Option<&Path>) -> Syntax {
+        Syntax {
+            htoo: self.htoo || file.is_some_and(is_htoo_file),
+            ..self
+        }
+    }
+
     /// Parses a document file's bytes: HTOO, or strict JTOO where one final
     /// `\n` (as `jtoo fmt` writes it) ends the text file and is not part of
     /// the document. (`jtoo decode`, the conformance decoder, reads exact
@@ -517,6 +527,12 @@ impl Syntax {
         }
         report_short(name, None, source, err, None);
     }
+}
+
+/// Whether `path` names an HTOO file: its extension is `htoo` (any case).
+pub fn is_htoo_file(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("htoo"))
 }
 
 /// Reports `err`, found in `source` (all of the input, or for the lines

@@ -329,7 +329,7 @@ fn fmt_check_lists_files_that_are_not_canonical() {
 
 #[test]
 fn fmt_in_place_rewrites_only_what_needs_it() {
-    let a = temp_file("in-place-a.htoo", b"[ 1000, // c\n]\n");
+    let a = temp_file("in-place-a.htoo", b"[ 1000, ]\n");
     let b = temp_file("in-place-b.jtoo", b"[1]\n");
     let bad = temp_file("in-place-bad.htoo", b"[1 2]\n");
     let out = jtoo_on_files(&["fmt", "--htoo", "--in-place"], &[&a, &b, &bad]);
@@ -344,7 +344,7 @@ fn fmt_in_place_rewrites_only_what_needs_it() {
         .unwrap()
         .filter(|e| {
             e.as_ref()
-                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with("tmp"))
         })
         .count();
     assert_eq!(leftovers, 0);
@@ -392,12 +392,23 @@ fn json_habits_get_hints() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains("help: ") && err.contains(hint), "{err}");
     }
-    // A .htoo file read strictly, even with an error HTOO has too.
-    let path = temp_file("habit.htoo", b"[1 2]\n");
+    // HTOO in a file of another name, read strictly.
+    let path = temp_file("habit.jtoo", b"[\"a\": 1]\n");
     let out = jtoo(&["check", path.to_str().unwrap()], b"");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.contains("help: this looks like HTOO: try --htoo"),
+        "{err}"
+    );
+    // A .htoo file is read as HTOO: its diagnostic.
+    let path = temp_file("habit.htoo", b"[1 2]\n");
+    let out = jtoo(&["check", path.to_str().unwrap()], b"");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!(
+            "error: expected `,` or `]`\n --> {}:1:3\n",
+            path.display()
+        )),
         "{err}"
     );
     let out = jtoo(&["check", "--htoo"], b"[\n  \"a\": true,\n]");
@@ -407,11 +418,14 @@ fn json_habits_get_hints() {
 
 #[test]
 fn help_texts_are_plain_and_short() {
-    let commands: [&[&str]; 14] = [
+    let commands: [&[&str]; 17] = [
         &[],
         &["fmt"],
         &["check"],
         &["pretty"],
+        &["get"],
+        &["set"],
+        &["rm"],
         &["decode"],
         &["encode"],
         &["to-json"],

@@ -123,7 +123,7 @@ fn fmt_check_and_in_place_stream_a_large_file() {
     std::fs::create_dir_all(&dir).unwrap();
     let canonical = dir.join("big.jtoo");
     write_document(std::fs::File::create(&canonical).unwrap(), 9 << 20, b"]\n").unwrap();
-    let spaced = dir.join("big.htoo");
+    let spaced = dir.join("spaced.jtoo");
     write_document(std::fs::File::create(&spaced).unwrap(), 9 << 20, b" ]\n").unwrap();
 
     let run = |args: &[&str]| {

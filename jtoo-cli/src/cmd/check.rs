@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 /// Arguments of `jtoo check`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Read the inputs as HTOO and show rustc-style diagnostics.
+    /// Read the inputs as HTOO and show rustc-style diagnostics (files
+    /// named *.htoo are read as HTOO without it).
     #[arg(long)]
     htoo: bool,
     /// Input files (stdin when none, or -).
@@ -23,7 +24,7 @@ pub fn run(args: Args) -> u8 {
     let syntax = Syntax::new(args.htoo);
     inputs(&args.files)
         .into_iter()
-        .map(|file| check_one(file, syntax).err().unwrap_or(0))
+        .map(|file| check_one(file, syntax.for_file(file)).err().unwrap_or(0))
         .max()
         .unwrap_or(0)
 }

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 /// Arguments.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Read HTOO (the lenient, human-writable variant) instead of strict JTOO.
+    /// Read HTOO (the lenient, human-writable variant) instead of strict
+    /// JTOO (a file named *.htoo is read as HTOO without it).
     #[arg(long)]
     htoo: bool,
     /// Input file (stdin when absent or -).
@@ -25,8 +26,11 @@ pub fn run(args: Args) -> u8 {
         Ok(input) => input,
         Err(code) => return code,
     };
+    let htoo = crate::io::Syntax::new(args.htoo)
+        .for_file(args.file.as_deref())
+        .htoo;
     let parse = |bytes: &[u8]| {
-        if args.htoo {
+        if htoo {
             htoo::from_slice(bytes)
         } else {
             jtoo::from_slice(bytes)

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 /// Arguments of `jtoo fmt`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Read the inputs as HTOO (the lenient, human-writable variant).
+    /// Read the inputs as HTOO (the lenient, human-writable variant);
+    /// files named *.htoo are read as HTOO without it.
     #[arg(long)]
     htoo: bool,
     /// Write nothing; list each FILE whose bytes are not what fmt would
@@ -18,6 +19,8 @@ pub struct Args {
     /// are left untouched). Safe: a new file beside it (its mode and owner
     /// from the start), synced and renamed over it; a symlink's target is
     /// rewritten and the link kept; a file with hard links is refused.
+    /// An HTOO input with comments is refused too (canonical JTOO has
+    /// none): pretty --in-place formats it keeping them.
     #[arg(long, requires = "files")]
     in_place: bool,
     /// Input files (stdin when none, or -).
@@ -36,7 +39,7 @@ pub fn run(args: Args) -> u8 {
     let mut out = Out::new();
     let mut status = 0;
     for file in inputs(&args.files) {
-        let result = format_one(file, syntax, &args, &mut out);
+        let result = format_one(file, syntax.for_file(file), &args, &mut out);
         match result {
             Ok(()) => {}
             Err(code @ crate::io::BROKEN_PIPE) => return code,
@@ -77,6 +80,9 @@ fn format_one(file: Option<&Path>, syntax: Syntax, args: &Args, out: &mut Out) -
     match file {
         Some(path) if args.in_place => {
             if bytes != canonical {
+                if syntax.htoo {
+                    keep_comments(&input.name, &bytes, syntax)?;
+                }
                 replace_file(path, |f| f.write_all(&canonical).map_err(|e| e.to_string()))?;
             }
             Ok(())
@@ -129,15 +135,21 @@ fn format_streamed(
             Ok(()) => {}
         }
         return match file {
-            Some(path) if args.in_place => replace_file(path, |mut f| {
-                let mut again =
-                    Input::open(Some(path)).map_err(|_| "cannot read it again".to_string())?;
-                let mut reader = again.stream(Vec::new(), syntax);
-                reader
-                    .write_canonical(&mut f)
-                    .and_then(|_| f.write_all(b"\n").map_err(jtoo::Error::from))
-                    .map_err(|e| e.to_string())
-            }),
+            Some(path) if args.in_place => {
+                if syntax.htoo {
+                    let (_, bytes) = crate::io::read_all(Some(path))?;
+                    keep_comments(&input.name, &bytes, syntax)?;
+                }
+                replace_file(path, |mut f| {
+                    let mut again =
+                        Input::open(Some(path)).map_err(|_| "cannot read it again".to_string())?;
+                    let mut reader = again.stream(Vec::new(), syntax);
+                    reader
+                        .write_canonical(&mut f)
+                        .and_then(|_| f.write_all(b"\n").map_err(jtoo::Error::from))
+                        .map_err(|e| e.to_string())
+                })
+            }
             _ => {
                 out.line(input.name.as_bytes())?;
                 Err(1)
@@ -152,4 +164,59 @@ fn format_streamed(
             .failed
             .unwrap_or_else(|| report_streamed(syntax, &input.name, &reader, &e))),
     }
+}
+
+/// Refuses to rewrite an HTOO input that has comments (exit status 2):
+/// canonical JTOO has none, so `fmt --in-place` would drop them. `pretty
+/// --in-place` formats it keeping them; `fmt` to stdout converts it.
+fn keep_comments(name: &str, bytes: &[u8], syntax: Syntax) -> Status {
+    let options = htoo::Options::new().with_max_depth(syntax.max_depth);
+    let doc = htoo::Document::from_slice_with(bytes, &options).map_err(|e| {
+        syntax.report(name, bytes, &e);
+        1
+    })?;
+    if !has_comments(&doc) {
+        return Ok(());
+    }
+    say!(
+        "jtoo: {name}: not rewritten: it has comments, and canonical JTOO has none \
+         (fmt would drop them); `jtoo pretty --in-place {name}` formats it keeping them, \
+         `jtoo fmt --htoo {name} > NEW` converts it without them"
+    );
+    Err(2)
+}
+
+/// Whether the document holds a comment anywhere: in the trivia before
+/// or after its value, or in any gap between the tokens of its lists.
+pub fn has_comments(doc: &htoo::Document) -> bool {
+    let comment = |start: usize, end: usize| {
+        doc.trivia(start..end)
+            .any(|t: htoo::Trivia| t.kind.is_comment())
+    };
+    let (lead, trail) = (doc.leading_trivia(), doc.trailing_trivia());
+    if comment(lead.start, lead.end) || comment(trail.start, trail.end) {
+        return true;
+    }
+    let mut lists = vec![doc.root()];
+    while let Some(list) = lists.pop() {
+        if !list.is_list() {
+            continue;
+        }
+        let span = list.span();
+        // After the `[`, between the values (keys included), before the `]`.
+        let mut at = span.start + 1;
+        for entry in list.entries() {
+            for node in entry.key().into_iter().chain([entry.value()]) {
+                if comment(at, node.span().start) {
+                    return true;
+                }
+                at = node.span().end;
+                lists.push(node);
+            }
+        }
+        if comment(at, span.end.saturating_sub(1)) {
+            return true;
+        }
+    }
+    false
 }

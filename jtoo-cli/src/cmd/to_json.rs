@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 /// Arguments of `jtoo to-json`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Read the input as HTOO (the lenient, human-writable variant).
+    /// Read the input as HTOO (the lenient, human-writable variant; a
+    /// file named *.htoo is read as HTOO without it).
     #[arg(long)]
     htoo: bool,
     /// Indent the JSON output.
@@ -47,7 +48,7 @@ pub fn run(args: Args) -> u8 {
 }
 
 fn convert(args: &Args, out: &mut Out) -> Status {
-    let syntax = Syntax::new(args.htoo);
+    let syntax = Syntax::new(args.htoo).for_file(args.file.as_deref());
     let mut input = Input::open(args.file.as_deref())?;
     if args.lines {
         let probe = |b: &[u8]| syntax.validate(b);
