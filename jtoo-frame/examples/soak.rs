@@ -16,6 +16,19 @@
 //! greet and say nothing [200], `--never-readers` that send and never read
 //! [20], `--churners` that connect, echo one frame and leave in a loop
 //! [20], `--rss-limit-mib` [768].
+//!
+//! With `--jte 1` it loads `jtoo jte serve --json-lines` instead (issue
+//! 33): honest callers make `echo` calls (JSON lines, a JTE request each,
+//! the answer's data compared with the request's) with 0.2–1 s pauses;
+//! the hostile kinds are `--header-only` senders of a long line (900 KB,
+//! then a byte a second), `--slow` senders of a short line a byte a
+//! second, `--idle` holders, `--never-readers` (200 KB `echo` calls,
+//! never reading the answers) and `--refused` senders of well-formed but
+//! refused packets (`"data":[1,null]`, `"timeout":1000.0`, an rpcid
+//! already in flight), each followed by an honest call on the same
+//! connection. In both modes every honest round trip's answer time is
+//! recorded: the summary gives p50, p99 and the slowest, and a p99 over
+//! 1 s fails the run.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use jtoo_frame::futures::{SinkExt, StreamExt};
@@ -51,6 +64,20 @@ struct Stats {
     churned: AtomicU64,
     churn_errors: AtomicU64,
     connect_errors: AtomicU64,
+    /// Answer times of honest round trips, in microseconds.
+    latencies: std::sync::Mutex<Vec<u32>>,
+    /// JTE: refused packets answered with an error, connections closed
+    /// after one, and the honest calls after them answered.
+    refused_answered: AtomicU64,
+    refused_closed: AtomicU64,
+    refused_then_served: AtomicU64,
+}
+
+impl Stats {
+    fn answered_in(&self, started: Instant) {
+        let us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
+        self.latencies.lock().unwrap().push(us);
+    }
 }
 
 struct Config {
@@ -59,6 +86,7 @@ struct Config {
     seconds: u64,
     counts: HashMap<&'static str, usize>,
     rss_limit_mib: u64,
+    jte: bool,
 }
 
 fn parse_args() -> Result<Config, String> {
@@ -69,6 +97,8 @@ fn parse_args() -> Result<Config, String> {
         ("idle", 200),
         ("never-readers", 20),
         ("churners", 20),
+        ("refused", 0),
+        ("jte", 0),
     ]);
     let (mut addr, mut pid, mut seconds, mut rss) = (None, None, 60, 768);
     let mut args = std::env::args().skip(1);
@@ -90,6 +120,7 @@ fn parse_args() -> Result<Config, String> {
         addr: addr.ok_or("--addr is required")?,
         pid,
         seconds,
+        jte: counts.get("jte").is_some_and(|&n| n > 0),
         counts,
         rss_limit_mib: rss,
     })
@@ -162,8 +193,10 @@ async fn honest(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
                 continue 'connection;
             }
             stats.sent.fetch_add(1, Relaxed);
+            let started = Instant::now();
             match timeout(Duration::from_secs(60), framed.next()).await {
                 Ok(Some(Ok(back))) if back == frame => {
+                    stats.answered_in(started);
                     stats.echoed.fetch_add(1, Relaxed);
                 }
                 Ok(Some(Ok(back))) => {
@@ -312,6 +345,288 @@ async fn churner(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
     }
 }
 
+/// JTE over JSON lines: a connection read line by line.
+struct Lines {
+    reader: tokio::io::BufReader<tokio::net::tcp::OwnedReadHalf>,
+    writer: tokio::net::tcp::OwnedWriteHalf,
+}
+
+impl Lines {
+    async fn connect(addr: SocketAddr, stats: &Stats) -> Option<Lines> {
+        match TcpStream::connect(addr).await {
+            Ok(s) => {
+                let (r, w) = s.into_split();
+                Some(Lines {
+                    reader: tokio::io::BufReader::new(r),
+                    writer: w,
+                })
+            }
+            Err(_) => {
+                stats.connect_errors.fetch_add(1, Relaxed);
+                sleep(Duration::from_secs(1)).await;
+                None
+            }
+        }
+    }
+
+    /// The next line as JSON; `None` at the end, on an error or after 60 s.
+    async fn next(&mut self) -> Option<serde_json::Value> {
+        use tokio::io::AsyncBufReadExt;
+        let mut line = String::new();
+        match timeout(Duration::from_secs(60), self.reader.read_line(&mut line)).await {
+            Ok(Ok(n)) if n > 0 => serde_json::from_str(&line).ok(),
+            _ => None,
+        }
+    }
+
+    /// The answer to `rpcid` (skipping others); `None` when the
+    /// connection ended first.
+    async fn answer(&mut self, rpcid: &str) -> Option<serde_json::Value> {
+        loop {
+            let packet = self.next().await?;
+            if packet.get("resid").and_then(|r| r.as_str()) == Some(rpcid) {
+                return Some(packet);
+            }
+        }
+    }
+
+    /// Makes one `echo` call of `data`; `Ok(true)` when the answer's
+    /// data is `data`, `Ok(false)` for a wrong answer, `Err` when the
+    /// connection failed.
+    async fn echo(
+        &mut self,
+        rpcid: &str,
+        data: &serde_json::Value,
+        stats: &Stats,
+    ) -> Result<bool, usize> {
+        let request = serde_json::json!({"command": "echo", "rpcid": rpcid, "data": data});
+        let mut line = serde_json::to_vec(&request).expect("JSON");
+        line.push(b'\n');
+        if self.writer.write_all(&line).await.is_err() {
+            return Err(2);
+        }
+        stats.sent.fetch_add(1, Relaxed);
+        let started = Instant::now();
+        let answer = self.answer(rpcid).await.ok_or(3usize)?;
+        if answer.get("data") == Some(data) && answer.get("error").is_none() {
+            stats.answered_in(started);
+            stats.echoed.fetch_add(1, Relaxed);
+            Ok(true)
+        } else {
+            stats.corrupted.fetch_add(1, Relaxed);
+            Ok(false)
+        }
+    }
+}
+
+/// The data of honest call `seq` of client `id`: `[id, seq, "…"]` with a
+/// pseudo-random string of 0–4 KiB (every 64th: 256 KiB).
+fn make_data(id: usize, seq: u64, rng: &mut Rng) -> serde_json::Value {
+    let len = if seq % 64 == 63 {
+        256 * 1024
+    } else {
+        (rng.next() % 4096) as usize
+    };
+    let seed = rng.next();
+    let text: String = (0..len)
+        .map(|i| char::from(b'a' + ((seed.wrapping_mul(i as u64 + 1) >> 24) % 26) as u8))
+        .collect();
+    serde_json::json!([id, seq, text])
+}
+
+/// One honest JTE caller: `echo` calls with pauses until `end`,
+/// reconnecting if the connection fails (which counts as an error).
+async fn jte_honest(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (id as u64 + 1));
+    let mut seq = 0u64;
+    let failed = |kind: usize| {
+        stats.honest_errors.fetch_add(1, Relaxed);
+        stats.honest_by_kind[kind].fetch_add(1, Relaxed);
+    };
+    sleep(Duration::from_millis(rng.next() % 5000)).await;
+    'connection: while Instant::now() < end {
+        let Some(mut conn) = Lines::connect(addr, &stats).await else {
+            failed(0);
+            continue;
+        };
+        while Instant::now() < end {
+            let data = make_data(id, seq, &mut rng);
+            seq += 1;
+            match conn.echo(&seq.to_string(), &data, &stats).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    failed(4);
+                    continue 'connection;
+                }
+                Err(kind) => {
+                    failed(kind);
+                    continue 'connection;
+                }
+            }
+            sleep(Duration::from_millis(200 + rng.next() % 800)).await;
+        }
+    }
+}
+
+/// Connects, makes one call and leaves, in a loop.
+async fn jte_churner(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ (id as u64 + 1));
+    let mut seq = 0u64;
+    while Instant::now() < end {
+        let data = make_data(usize::MAX - id, seq, &mut rng);
+        seq += 1;
+        let ok = match Lines::connect(addr, &stats).await {
+            Some(mut conn) => matches!(conn.echo("c", &data, &stats).await, Ok(true)),
+            None => false,
+        };
+        match ok {
+            true => stats.churned.fetch_add(1, Relaxed),
+            false => stats.churn_errors.fetch_add(1, Relaxed),
+        };
+        sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Reads and drops everything until the server closes; `true` if it did.
+async fn drain_until_closed(s: &mut TcpStream) -> bool {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        match s.read(&mut buf).await {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Sends `first` and then a byte a second until the server cuts the
+/// connection; again until `end`.
+async fn jte_trickler(
+    addr: SocketAddr,
+    end: Instant,
+    stats: Arc<Stats>,
+    first: Vec<u8>,
+    cut: fn(&Stats) -> &AtomicU64,
+) {
+    while Instant::now() < end {
+        let Ok(mut s) = TcpStream::connect(addr).await else {
+            stats.connect_errors.fetch_add(1, Relaxed);
+            sleep(Duration::from_secs(1)).await;
+            continue;
+        };
+        if s.write_all(&first).await.is_err() {
+            continue;
+        }
+        loop {
+            if s.write_all(b"x").await.is_err() {
+                cut(&stats).fetch_add(1, Relaxed);
+                break;
+            }
+            let mut one = [0u8; 1];
+            match timeout(Duration::from_secs(1), s.read(&mut one)).await {
+                Err(_) => {}
+                Ok(_) => {
+                    cut(&stats).fetch_add(1, Relaxed);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Connects and says nothing; again once cut (idle timeout).
+async fn jte_idle(addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
+    while Instant::now() < end {
+        let Ok(mut s) = TcpStream::connect(addr).await else {
+            stats.connect_errors.fetch_add(1, Relaxed);
+            sleep(Duration::from_secs(1)).await;
+            continue;
+        };
+        if drain_until_closed(&mut s).await {
+            stats.idle_cut.fetch_add(1, Relaxed);
+        }
+    }
+}
+
+/// Makes 200 KB `echo` calls and never reads the answers; again once the
+/// server gives up on it.
+async fn jte_never_reader(addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
+    let data = "n".repeat(200_000);
+    let mut n = 0u64;
+    while Instant::now() < end {
+        let Ok(mut s) = TcpStream::connect(addr).await else {
+            stats.connect_errors.fetch_add(1, Relaxed);
+            sleep(Duration::from_secs(1)).await;
+            continue;
+        };
+        loop {
+            n += 1;
+            let line = format!("{{\"command\":\"echo\",\"rpcid\":\"{n}\",\"data\":\"{data}\"}}\n");
+            if s.write_all(line.as_bytes()).await.is_err() {
+                break;
+            }
+        }
+        stats.never_reader_cut.fetch_add(1, Relaxed);
+    }
+}
+
+/// Sends a well-formed packet the server refuses, then an honest call on
+/// the same connection, in a loop.
+async fn jte_refused(id: usize, addr: SocketAddr, end: Instant, stats: Arc<Stats>) {
+    let mut n = 0u64;
+    while Instant::now() < end {
+        let Some(mut conn) = Lines::connect(addr, &stats).await else {
+            continue;
+        };
+        while Instant::now() < end {
+            n += 1;
+            let bad = match n % 3 {
+                0 => format!("{{\"command\":\"echo\",\"rpcid\":\"r{n}\",\"data\":[1,null]}}\n"),
+                1 => format!(
+                    "{{\"command\":\"echo\",\"rpcid\":\"r{n}\",\"timeout\":1000.0,\"data\":1}}\n"
+                ),
+                // A second call with the id of one still running.
+                _ => format!(
+                    "{{\"command\":\"sleep\",\"rpcid\":\"r{n}\",\"data\":300}}\n{{\"command\":\"echo\",\"rpcid\":\"r{n}\",\"data\":2}}\n"
+                ),
+            };
+            if conn.writer.write_all(bad.as_bytes()).await.is_err() {
+                stats.refused_closed.fetch_add(1, Relaxed);
+                break;
+            }
+            let rpcid = format!("r{n}");
+            match conn.answer(&rpcid).await {
+                Some(a) if a.get("error").is_some() => {
+                    stats.refused_answered.fetch_add(1, Relaxed);
+                }
+                Some(_) => {}
+                None => {
+                    stats.refused_closed.fetch_add(1, Relaxed);
+                    break;
+                }
+            }
+            let data = serde_json::json!([id, n, "after a refused packet"]);
+            match conn.echo(&format!("h{n}"), &data, &stats).await {
+                Ok(true) => stats.refused_then_served.fetch_add(1, Relaxed),
+                _ => {
+                    stats.refused_closed.fetch_add(1, Relaxed);
+                    break;
+                }
+            };
+            sleep(Duration::from_millis(500)).await;
+        }
+    }
+}
+
+/// p-th percentile of sorted `v`, in milliseconds.
+fn percentile(v: &[u32], p: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let at = ((v.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(v[at.min(v.len() - 1)]) / 1000.0
+}
+
 /// The server's peak resident memory and descriptors, and whether it is
 /// still there.
 struct Peaks {
@@ -356,23 +671,58 @@ async fn main() -> std::process::ExitCode {
     let addr = cfg.addr;
     let n = |k: &str| cfg.counts.get(k).copied().unwrap_or(0);
     let mut honest_tasks = JoinSet::new();
-    for id in 0..n("honest") {
+    let mut hostile = JoinSet::new();
+    if cfg.jte {
+        for id in 0..n("honest") {
+            honest_tasks.spawn(jte_honest(id, addr, end, stats.clone()));
+        }
+        for id in 0..n("churners") {
+            honest_tasks.spawn(jte_churner(id, addr, end, stats.clone()));
+        }
+        let long = {
+            let mut line = b"{\"command\":\"echo\",\"rpcid\":\"x\",\"data\":\"".to_vec();
+            line.resize(line.len() + 900_000, b'l');
+            line
+        };
+        for _ in 0..n("header-only") {
+            let first = long.clone();
+            hostile.spawn(jte_trickler(addr, end, stats.clone(), first, |s| {
+                &s.header_only_cut
+            }));
+        }
+        for _ in 0..n("slow") {
+            let first = b"{\"command\":\"echo\",\"rpcid\":\"s\",\"data\":\"".to_vec();
+            hostile.spawn(jte_trickler(addr, end, stats.clone(), first, |s| {
+                &s.slow_cut
+            }));
+        }
+        for _ in 0..n("idle") {
+            hostile.spawn(jte_idle(addr, end, stats.clone()));
+        }
+        for _ in 0..n("never-readers") {
+            hostile.spawn(jte_never_reader(addr, end, stats.clone()));
+        }
+        for id in 0..n("refused") {
+            hostile.spawn(jte_refused(id, addr, end, stats.clone()));
+        }
+    }
+    for id in 0..n("honest") * usize::from(!cfg.jte) {
         honest_tasks.spawn(honest(id, addr, end, stats.clone()));
     }
-    let mut hostile = JoinSet::new();
-    for _ in 0..n("header-only") {
+    for _ in 0..n("header-only") * usize::from(!cfg.jte) {
         hostile.spawn(header_only(addr, end, stats.clone()));
     }
-    for _ in 0..n("slow") {
+    let frames = usize::from(!cfg.jte);
+    for _ in 0..n("slow") * frames {
         hostile.spawn(slow(addr, end, stats.clone()));
     }
-    for _ in 0..n("idle") {
+    for _ in 0..n("idle") * frames {
         hostile.spawn(idle(addr, end, stats.clone()));
     }
-    for _ in 0..n("never-readers") {
+    for _ in 0..n("never-readers") * frames {
         hostile.spawn(never_reader(addr, end, stats.clone()));
     }
-    for id in 0..n("churners") {
+    for id in 0..n("churners") * frames {
         honest_tasks.spawn(churner(id, addr, end, stats.clone()));
     }
 
@@ -389,7 +739,7 @@ async fn main() -> std::process::ExitCode {
         if last_print.elapsed() >= Duration::from_secs(30) {
             last_print = Instant::now();
             eprintln!(
-                "soak: {:>4} s: {} frames echoed, {} errors, peak RSS {} MiB, peak fds {}",
+                "soak: {:>4} s: {} answered, {} errors, peak RSS {} MiB, peak fds {}",
                 start.elapsed().as_secs(),
                 stats.echoed.load(Relaxed),
                 stats.honest_errors.load(Relaxed),
@@ -420,18 +770,61 @@ async fn main() -> std::process::ExitCode {
     let get = |c: &AtomicU64| c.load(Relaxed);
     let s = &stats;
     let lost = get(&s.sent) - get(&s.echoed) - get(&s.corrupted);
-    println!("soak: {} s against {addr}", start.elapsed().as_secs());
+    let what = if cfg.jte {
+        "jte serve --json-lines"
+    } else {
+        "frame serve"
+    };
     println!(
-        "clients: {} honest, {} header-only, {} slow greeters, {} idle holders, {} never-readers, {} churners",
-        n("honest"),
-        n("header-only"),
-        n("slow"),
-        n("idle"),
-        n("never-readers"),
-        n("churners")
+        "soak: {} s against {what} at {addr}",
+        start.elapsed().as_secs()
     );
+    if cfg.jte {
+        println!(
+            "clients: {} honest callers, {} long-line slow senders, {} slow senders, {} idle holders, {} never-readers, {} refused-packet senders, {} churners",
+            n("honest"),
+            n("header-only"),
+            n("slow"),
+            n("idle"),
+            n("never-readers"),
+            n("refused"),
+            n("churners")
+        );
+    } else {
+        println!(
+            "clients: {} honest, {} header-only, {} slow greeters, {} idle holders, {} never-readers, {} churners",
+            n("honest"),
+            n("header-only"),
+            n("slow"),
+            n("idle"),
+            n("never-readers"),
+            n("churners")
+        );
+    }
+    let mut latencies = std::mem::take(&mut *stats.latencies.lock().unwrap());
+    latencies.sort_unstable();
     println!(
-        "honest frames: {} sent, {} echoed intact, {} corrupted, {} lost; honest errors {}",
+        "honest answer times: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} answers)",
+        percentile(&latencies, 0.50),
+        percentile(&latencies, 0.99),
+        percentile(&latencies, 1.0),
+        latencies.len()
+    );
+    if cfg.jte {
+        println!(
+            "refused packets: {} answered with an error, {} connections closed after one, {} honest calls served after one",
+            get(&stats.refused_answered),
+            get(&stats.refused_closed),
+            get(&stats.refused_then_served)
+        );
+    }
+    let unit = if cfg.jte {
+        "honest calls (callers, churners and calls after refused packets)"
+    } else {
+        "honest frames"
+    };
+    println!(
+        "{unit}: {} sent, {} echoed intact, {} corrupted, {} lost; honest errors {}",
         get(&s.sent),
         get(&s.echoed),
         get(&s.corrupted),
@@ -452,15 +845,24 @@ async fn main() -> std::process::ExitCode {
         get(&s.churned),
         get(&s.churn_errors)
     );
-    println!(
-        "cut by the server: {} header-only (frame timeout), {} slow greeters (greeting timeout), {} idle (idle timeout), {} never-readers (write timeout); {} busy replies, {} connect errors",
+    let cut = [
         get(&s.header_only_cut),
         get(&s.slow_cut),
         get(&s.idle_cut),
         get(&s.never_reader_cut),
-        get(&s.busy),
-        get(&s.connect_errors)
-    );
+    ];
+    let (busy, connect_errors) = (get(&s.busy), get(&s.connect_errors));
+    if cfg.jte {
+        println!(
+            "cut by the server: {} long-line senders, {} slow senders, {} idle, {} never-readers; {busy} busy replies, {connect_errors} connect errors",
+            cut[0], cut[1], cut[2], cut[3]
+        );
+    } else {
+        println!(
+            "cut by the server: {} header-only (frame timeout), {} slow greeters (greeting timeout), {} idle (idle timeout), {} never-readers (write timeout); {busy} busy replies, {connect_errors} connect errors",
+            cut[0], cut[1], cut[2], cut[3]
+        );
+    }
     println!(
         "server: peak RSS {} MiB (limit {} MiB), peak fds {}, {}",
         peak_rss / 1024,
@@ -480,6 +882,9 @@ async fn main() -> std::process::ExitCode {
     }
     if !drained {
         failures.push("honest clients did not finish");
+    }
+    if percentile(&latencies, 0.99) > 1000.0 {
+        failures.push("p99 answer time over 1 s");
     }
     if peak_rss / 1024 > cfg.rss_limit_mib {
         failures.push("memory over the limit");
