@@ -82,6 +82,27 @@ fn pretty_check_and_in_place() {
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), "[1 2] // c\n");
     // --in-place needs files.
     assert_eq!(run(&["pretty", "--in-place"]).status.code(), Some(2));
+    // A file read as strict JTOO would stop being JTOO: refused unless
+    // --htoo says it is HTOO.
+    let strict = file("strict.jtoo", "[\"a\":1,\"b\":2]\n");
+    let s = strict.to_str().unwrap();
+    let out = run(&["pretty", "--in-place", s]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err(&out).contains("pretty HTOO is not strict JTOO"),
+        "{}",
+        err(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&strict).unwrap(),
+        "[\"a\":1,\"b\":2]\n"
+    );
+    let out = run(&["pretty", "--htoo", "--in-place", s]);
+    assert_eq!(out.status.code(), Some(0), "{}", err(&out));
+    assert_eq!(
+        std::fs::read_to_string(&strict).unwrap(),
+        "[\"a\": 1, \"b\": 2]\n"
+    );
 }
 
 #[test]

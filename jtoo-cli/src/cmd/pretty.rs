@@ -8,7 +8,7 @@
 //! gives the same bytes. Invalid input writes nothing on stdout, a
 //! diagnostic on stderr, and exits 1.
 
-use crate::io::{BROKEN_PIPE, Input, Next, Out, Status, Syntax, inputs};
+use crate::io::{BROKEN_PIPE, Input, Next, Out, Status, Syntax, inputs, say};
 use crate::replace::replace_file;
 use std::path::{Path, PathBuf};
 
@@ -25,9 +25,10 @@ pub struct Args {
     #[arg(long, conflicts_with = "in_place")]
     check: bool,
     /// Rewrite each FILE as pretty HTOO, keeping every comment (files
-    /// already pretty are left untouched). Safe as fmt's: a new file
-    /// beside it, synced and renamed over it; symlinks followed, hard
-    /// links refused.
+    /// already pretty are left untouched). Only HTOO files (*.htoo, or
+    /// with --htoo): a strict JTOO file would stop being JTOO. Safe as
+    /// fmt's: a new file beside it, synced and renamed over it; symlinks
+    /// followed, hard links refused.
     #[arg(long, requires = "files")]
     in_place: bool,
     /// Spaces per nesting level.
@@ -109,6 +110,13 @@ fn pretty_one(
     match file {
         Some(path) if args.in_place => {
             if bytes != pretty {
+                if !syntax.htoo {
+                    say!(
+                        "jtoo: {name}: not rewritten: it is read as strict JTOO, and pretty HTOO \
+                         is not strict JTOO; pass --htoo (or name the file *.htoo) to rewrite it as HTOO"
+                    );
+                    return Err(2);
+                }
                 replace_file(path, |f| f.write_all(&pretty).map_err(|e| e.to_string()))?;
             }
             Ok(())
