@@ -49,6 +49,7 @@ else
     NEVER_READERS=${NEVER_READERS:-20}
     REFUSED=0
 fi
+HOGS=${HOGS:-40}                            # frame: slow senders of long frames
 CHURNERS=${CHURNERS:-20}
 LOG=${LOG:-target/soak-$SERVER-server.log}
 TARGET=${CARGO_TARGET_DIR:-target}
@@ -80,7 +81,7 @@ status=0
 "$dir/examples/soak" --addr "127.0.0.1:$PORT" --server-pid "$server" \
     --seconds "$SECONDS_TO_RUN" --rss-limit-mib "$RSS_LIMIT_MIB" \
     --honest "$HONEST" --header-only "$HEADER_ONLY" --slow "$SLOW" --idle "$IDLE" \
-    --never-readers "$NEVER_READERS" --churners "$CHURNERS" --refused "$REFUSED" \
+    --never-readers "$NEVER_READERS" --churners "$CHURNERS" --refused "$REFUSED" --hogs "$HOGS" \
     --jte "$([ "$SERVER" = jte ] && echo 1 || echo 0)" || status=$?
 
 echo "server log: $LOG ($(wc -l <"$LOG") lines; by kind:)"

@@ -15,7 +15,8 @@
 //! `--slow` greeters that send a byte a second [50], `--idle` holders that
 //! greet and say nothing [200], `--never-readers` that send and never read
 //! [20], `--churners` that connect, echo one frame and leave in a loop
-//! [20], `--rss-limit-mib` [768].
+//! [20], `--hogs` that declare a 1,000,000-byte frame, send 600 KB of it
+//! and then a byte a second [40], `--rss-limit-mib` [768].
 //!
 //! With `--jte 1` it loads `jtoo jte serve --json-lines` instead (issue
 //! 33): honest callers make `echo` calls (JSON lines, a JTE request each,
@@ -61,6 +62,7 @@ struct Stats {
     slow_cut: AtomicU64,
     idle_cut: AtomicU64,
     never_reader_cut: AtomicU64,
+    hog_cut: AtomicU64,
     churned: AtomicU64,
     churn_errors: AtomicU64,
     connect_errors: AtomicU64,
@@ -98,6 +100,7 @@ fn parse_args() -> Result<Config, String> {
         ("never-readers", 20),
         ("churners", 20),
         ("refused", 0),
+        ("hogs", 40),
         ("jte", 0),
     ]);
     let (mut addr, mut pid, mut seconds, mut rss) = (None, None, 60, 768);
@@ -501,7 +504,7 @@ async fn drain_until_closed(s: &mut TcpStream) -> bool {
 
 /// Sends `first` and then a byte a second until the server cuts the
 /// connection; again until `end`.
-async fn jte_trickler(
+async fn trickler(
     addr: SocketAddr,
     end: Instant,
     stats: Arc<Stats>,
@@ -686,15 +689,13 @@ async fn main() -> std::process::ExitCode {
         };
         for _ in 0..n("header-only") {
             let first = long.clone();
-            hostile.spawn(jte_trickler(addr, end, stats.clone(), first, |s| {
+            hostile.spawn(trickler(addr, end, stats.clone(), first, |s| {
                 &s.header_only_cut
             }));
         }
         for _ in 0..n("slow") {
             let first = b"{\"command\":\"echo\",\"rpcid\":\"s\",\"data\":\"".to_vec();
-            hostile.spawn(jte_trickler(addr, end, stats.clone(), first, |s| {
-                &s.slow_cut
-            }));
+            hostile.spawn(trickler(addr, end, stats.clone(), first, |s| &s.slow_cut));
         }
         for _ in 0..n("idle") {
             hostile.spawn(jte_idle(addr, end, stats.clone()));
@@ -713,6 +714,16 @@ async fn main() -> std::process::ExitCode {
         hostile.spawn(header_only(addr, end, stats.clone()));
     }
     let frames = usize::from(!cfg.jte);
+    let hog = {
+        let mut first = greeting_bytes();
+        first.extend_from_slice(b"000000 0f4240  ");
+        first.resize(first.len() + 600_000, b'h');
+        first
+    };
+    for _ in 0..n("hogs") * frames {
+        let first = hog.clone();
+        hostile.spawn(trickler(addr, end, stats.clone(), first, |s| &s.hog_cut));
+    }
     for _ in 0..n("slow") * frames {
         hostile.spawn(slow(addr, end, stats.clone()));
     }
@@ -792,9 +803,10 @@ async fn main() -> std::process::ExitCode {
         );
     } else {
         println!(
-            "clients: {} honest, {} header-only, {} slow greeters, {} idle holders, {} never-readers, {} churners",
+            "clients: {} honest, {} header-only, {} slow senders of long frames, {} slow greeters, {} idle holders, {} never-readers, {} churners",
             n("honest"),
             n("header-only"),
+            n("hogs"),
             n("slow"),
             n("idle"),
             n("never-readers"),
@@ -859,8 +871,12 @@ async fn main() -> std::process::ExitCode {
         );
     } else {
         println!(
-            "cut by the server: {} header-only (frame timeout), {} slow greeters (greeting timeout), {} idle (idle timeout), {} never-readers (write timeout); {busy} busy replies, {connect_errors} connect errors",
-            cut[0], cut[1], cut[2], cut[3]
+            "cut by the server: {} header-only (frame timeout), {} slow senders of long frames, {} slow greeters (greeting timeout), {} idle (idle timeout), {} never-readers (write timeout); {busy} busy replies, {connect_errors} connect errors",
+            cut[0],
+            get(&s.hog_cut),
+            cut[1],
+            cut[2],
+            cut[3]
         );
     }
     println!(
