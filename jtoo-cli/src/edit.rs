@@ -274,3 +274,36 @@ pub struct Target {
     #[arg(value_name = "PATH", allow_hyphen_values = true)]
     pub path: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_pointer, pointer, position};
+
+    #[test]
+    fn pointers_split_and_unescape_as_rfc_6901_says() {
+        let steps = |text: &str| parse_pointer(text).unwrap_or_else(|e| vec![e]);
+        assert_eq!(steps(""), Vec::<String>::new());
+        assert_eq!(steps("/"), [""]);
+        assert_eq!(steps("//"), ["", ""]);
+        assert_eq!(steps("/a/b"), ["a", "b"]);
+        assert_eq!(steps("a/b"), ["a", "b"]);
+        assert_eq!(steps("/a~1b/m~0n"), ["a/b", "m~n"]);
+        // `~01` is `~1` (the `~0` is read first), not `/`.
+        assert_eq!(steps("/~01"), ["~1"]);
+        assert_eq!(steps("/é/ü"), ["é", "ü"]);
+        for bad in ["/~", "/~2", "/a~"] {
+            assert!(parse_pointer(bad).is_err(), "{bad}");
+        }
+        let parsed = steps("/a~1b/m~0n/");
+        assert_eq!(pointer(&parsed, parsed.len()), "/a~1b/m~0n/");
+    }
+
+    #[test]
+    fn positions_are_digits_without_a_leading_zero() {
+        assert_eq!(position("0"), Some(0));
+        assert_eq!(position("42"), Some(42));
+        for not in ["", "01", "-1", "+1", "1a", "-", "99999999999999999999999"] {
+            assert_eq!(position(not), None, "{not}");
+        }
+    }
+}
