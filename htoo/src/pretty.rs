@@ -197,6 +197,9 @@ impl<'c> Writer<'c> {
     /// Writes `root` as the value of a line at nesting `level`, from the
     /// current column.
     pub(crate) fn value(&mut self, root: &Value, level: usize) {
+        if !matches!(root, Value::List(_)) {
+            return self.scalar(root);
+        }
         let mut tasks = vec![Task::Value(root, level)];
         while let Some(task) = tasks.pop() {
             match task {

@@ -107,9 +107,39 @@ impl Document {
 /// limit), at the same position.
 pub fn format(text: &str, config: &PrettyConfig) -> Result<String, Error> {
     let options = Options::new().with_max_depth(config.max_depth());
+    if plain(text) {
+        // No comment nor blank line: the pretty writer's text of the value,
+        // without building the document.
+        return Ok(crate::to_string_pretty_with(
+            &options.from_str(text)?,
+            config,
+        ));
+    }
     let doc = Document::parse_with(text, &options)?;
     let value = options.from_str(text)?;
     Ok(pretty(&doc, &value, config))
+}
+
+/// `true` when `text` has no `/` (so no comment) and no blank line. A line
+/// break is never inside a value (strings escape control characters), so
+/// without comments every blank line is between values.
+fn plain(text: &str) -> bool {
+    if memchr::memchr(b'/', text.as_bytes()).is_some() {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    !memchr::memchr_iter(b'\n', bytes).any(|i| blank_line(bytes, i, bytes.len()).0)
+}
+
+/// At the line break `bytes[at]`: whether only spaces stand between it and
+/// another line break before `end`, and how many of those spaces follow it.
+fn blank_line(bytes: &[u8], at: usize, end: usize) -> (bool, usize) {
+    let after = bytes.get(at + 1..end).unwrap_or_default();
+    let spaces = after
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        .count();
+    (after.get(spaces) == Some(&b'\n'), spaces)
 }
 
 /// [`format`] for bytes: what [`crate::from_slice`] reads.
@@ -126,10 +156,14 @@ pub fn format(text: &str, config: &PrettyConfig) -> Result<String, Error> {
 /// What [`crate::from_slice`] reports for the input (with the config's
 /// depth limit), at the same position.
 pub fn format_slice(input: &[u8], config: &PrettyConfig) -> Result<String, Error> {
-    let options = Options::new().with_max_depth(config.max_depth());
-    let doc = Document::from_slice_with(input, &options)?;
-    let value = options.from_str(doc.as_str())?;
-    Ok(pretty(&doc, &value, config))
+    match std::str::from_utf8(input) {
+        Ok(text) => format(text, config),
+        // Not HTOO: the document reports the parser's first error.
+        Err(_) => {
+            let options = Options::new().with_max_depth(config.max_depth());
+            Document::from_slice_with(input, &options).map(|doc| doc.to_pretty_string(config))
+        }
+    }
 }
 
 /// The formatted text of `doc`, whose value is `value`.
@@ -141,6 +175,8 @@ fn pretty(doc: &Document, value: &Value, config: &PrettyConfig) -> String {
         marks: Marks::of(text, &doc.nodes),
         w: Writer::new(config),
     };
+    // About the size of the text (pretty text gains some indentation).
+    f.w.out.reserve(text.len() + text.len() / 8);
     if f.marks.comments.is_empty() && f.marks.blanks.is_empty() {
         f.w.value(value, 0);
         return f.w.out;
@@ -194,12 +230,8 @@ impl Marks {
                     };
                 }
                 Some(b'\n') => {
-                    let after = bytes.get(i + 1..end).unwrap_or_default();
-                    let spaces = after
-                        .iter()
-                        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
-                        .count();
-                    if after.get(spaces) == Some(&b'\n') {
+                    let (blank, spaces) = blank_line(bytes, i, end);
+                    if blank {
                         self.blanks.push(i as u32);
                     }
                     i += 1 + spaces;
