@@ -614,3 +614,28 @@ proptest! {
         prop_assert_eq!(htoo::from_str(&out).unwrap(), v);
     }
 }
+
+#[test]
+fn the_readme_example() {
+    let text = r#"// Service settings.
+["name":"api", "port":8080, // the public port
+ "hosts": ["a.example","b.example",],
+
+ /* Limits. */ "limits": ["timeout" /* seconds */: 30, "retries": 3]]"#;
+    assert_eq!(
+        fmt(text),
+        r#"// Service settings.
+[
+  "name": "api",
+  "port": 8_080, // the public port
+  "hosts": ["a.example", "b.example"],
+
+  /* Limits. */
+  "limits": [
+    /* seconds */
+    "timeout": 30,
+    "retries": 3,
+  ],
+]"#
+    );
+}
