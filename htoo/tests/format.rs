@@ -527,7 +527,7 @@ impl Noisy<'_> {
             .copied()
             .unwrap_or(0);
         self.next += 1;
-        let text = match choice % 12 {
+        let text = match choice % 14 {
             0 | 1 => String::new(),
             2 => " ".into(),
             3 => "\n  ".into(),
@@ -538,6 +538,8 @@ impl Noisy<'_> {
             8 => format!("\n\n// d{n}\n\n  "),
             9 => "/**/".into(),
             10 => format!("\r\n// crlf{n}\r\n"),
+            11 => format!("\t/* t{n}\r\n\t\t* tab\r\n\n*/\t"),
+            12 => format!("  /* e{n}\n */ // f{n} \r\r\n\t\n"),
             _ => format!("/*a{n}*//*b{n}*/\n"),
         };
         self.out.push_str(&text);

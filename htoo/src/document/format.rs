@@ -73,7 +73,7 @@ impl Document {
 /// - **Comment text is never changed**, only indented: a `/* */` comment
 ///   over several lines moves as a block (its later lines shift by as many
 ///   columns as its first, as far as their indentation allows); a `//`
-///   comment loses the `\r` of a CRLF line end (output lines end in `\n`).
+///   comment loses any `\r` before its line break (output lines end in `\n`).
 ///
 /// The output reads back to the same value, holds the same comments in the
 /// same order, and formats to itself. Lists nest at most
