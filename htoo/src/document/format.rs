@@ -1,6 +1,6 @@
-//! The formatter: pretty HTOO that keeps every comment ([`format`],
+//! The formatter: pretty HTOO that keeps every comment ([`format()`],
 //! [`format_slice`], [`Document::to_pretty_string`]; the rules are in
-//! [`format`]'s documentation).
+//! [`format()`]'s documentation).
 //!
 //! How it works: the document's nodes say where every value is, so the
 //! comments and blank lines are found in the bytes between them (a quick
@@ -23,7 +23,7 @@ use crate::pretty::{PrettyConfig, Writer};
 impl Document {
     /// The document laid out by `config` as [`crate::to_string_pretty_with`]
     /// lays out its value, with every comment kept, without a final line
-    /// break: [`format`] of the document's text (see there for where each
+    /// break: [`format()`] of the document's text (see there for where each
     /// comment goes).
     ///
     /// ```
@@ -142,7 +142,7 @@ fn blank_line(bytes: &[u8], at: usize, end: usize) -> (bool, usize) {
     (after.get(spaces) == Some(&b'\n'), spaces)
 }
 
-/// [`format`] for bytes: what [`crate::from_slice`] reads.
+/// [`format()`] for bytes: what [`crate::from_slice`] reads.
 ///
 /// ```
 /// let out = htoo::format_slice(b"[1,2] // two", &htoo::PrettyConfig::new())?;
