@@ -439,16 +439,7 @@ impl<'a> Formatter<'a, '_> {
                     lines.tasks.push(Task::Value(at.value, v, inner));
                 }
                 (Some(key), ItemRef::Pair(p)) => {
-                    let key_raw = self.raw(key)?;
-                    self.pair(
-                        &mut lines,
-                        blank,
-                        (key, key_raw),
-                        p.key(),
-                        at.value,
-                        p.value(),
-                    )
-                    .then_some(())?;
+                    self.pair(&mut lines, blank, (key, p.key()), (at.value, p.value()))?;
                 }
                 _ => return None,
             }
@@ -470,21 +461,18 @@ impl<'a> Formatter<'a, '_> {
         Some(lines.tasks)
     }
 
-    /// A pair's line: the comments between its key and value above it (or,
-    /// when the key holds comments itself, after the key), then `key:
-    /// value`. Returns `false` when the nodes are not a pair.
+    /// A pair's line, from its key's node and value and its value's: the
+    /// comments between key and value above it (or, when the key holds
+    /// comments itself, after the key), then `key: value`.
     fn pair(
         &self,
         lines: &mut Lines<'a>,
         blank: bool,
-        (key, key_raw): (usize, Raw),
-        key_value: &'a Value,
-        value: usize,
-        value_value: &'a Value,
-    ) -> bool {
-        let Some(value_raw) = self.raw(value) else {
-            return false;
-        };
+        (key, key_value): (usize, &'a Value),
+        (value, value_value): (usize, &'a Value),
+    ) -> Option<()> {
+        let key_raw = self.raw(key)?;
+        let value_raw = self.raw(value)?;
         let between = TriviaIter::new(self.text, key_raw.end as usize, value_raw.start as usize)
             .filter(|p| p.kind.is_comment());
         let inner = lines.level;
@@ -513,7 +501,7 @@ impl<'a> Formatter<'a, '_> {
         }
         lines.tasks.push(Task::Text(": "));
         lines.tasks.push(Task::Value(value, value_value, inner));
-        true
+        Some(())
     }
 
     /// The comments in the gap `text[start..end]` (trivia between two items,
