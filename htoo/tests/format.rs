@@ -229,6 +229,25 @@ fn own_line_comments_after_an_item_stay_on_their_own_lines() {
 }
 
 #[test]
+fn a_comment_between_two_items_on_one_line_goes_with_the_next() {
+    // Before the comma it ends the first item's line; after it, the next
+    // item starts on the same line, and the comment goes above that.
+    assert_eq!(
+        fmt("[1 /* one */, /* two */ 2, 3]"),
+        "[\n  1, /* one */\n  /* two */\n  2,\n  3,\n]"
+    );
+    assert_eq!(
+        fmt("[\"port\": 80, /* ms */ \"timeout\": 30, // end\n]"),
+        "[\n  \"port\": 80,\n  /* ms */\n  \"timeout\": 30, // end\n]"
+    );
+    // With a line break in the gap, a comment on the item's line is the
+    // item's.
+    assert_eq!(fmt("[1, /* one */\n 2]"), "[\n  1, /* one */\n  2,\n]");
+    // Before `]`, there is no next item.
+    assert_eq!(fmt("[1, /* one */]"), "[\n  1, /* one */\n]");
+}
+
+#[test]
 fn at_most_one_blank_line_is_kept_where_there_were_any() {
     let src = "[\n\n\n  1,\n\n\n\n  2,\n  3,\n\n  // four\n\n  4,\n\n]";
     assert_eq!(fmt(src), "[\n  1,\n\n  2,\n  3,\n\n  // four\n\n  4,\n]");

@@ -56,8 +56,9 @@ impl Document {
 ///   line, and so does every list around it.
 /// - **A comment on the line where an item ends** (before or after its
 ///   `,`) stays at the end of that line, after the `,`:
-///   `"port": 8_080, // the default`. So does a comment after the
-///   document's value on its last line.
+///   `"port": 8_080, // the default`; but when the next item starts on the
+///   same line, a comment between the `,` and that item goes above it. A
+///   comment after the document's value on its last line stays there.
 /// - **Every other comment gets a line of its own**, indented as the items
 ///   around it: above the item it was above; after the `[` (in an empty
 ///   list too); before the `]`; before or after the document's value.
@@ -82,7 +83,7 @@ impl Document {
 ///
 /// ```
 /// let text = "// Service settings.
-/// [\"name\":\"api\", /* the public name */ \"port\":8080,
+/// [\"name\":\"api\" /* public */, /* the default */ \"port\":8080,
 ///
 ///   \"hosts\": [\"a.example\",\"b.example\",], // primary first
 ///   \"timeout\" /* seconds */ : 30]";
@@ -90,7 +91,8 @@ impl Document {
 /// let pretty = htoo::format(text, &config)?;
 /// assert_eq!(pretty, "// Service settings.
 /// [
-///   \"name\": \"api\", /* the public name */
+///   \"name\": \"api\", /* public */
+///   /* the default */
 ///   \"port\": 8_080,
 ///
 ///   \"hosts\": [\"a.example\", \"b.example\"], // primary first
@@ -376,10 +378,10 @@ impl<'a> Formatter<'a, '_> {
             started: false,
             break_first: false,
         };
-        let blank = self.gap(0, root.start as usize, false, &mut lines);
+        let blank = self.gap(0, root.start as usize, false, false, &mut lines);
         lines.line(blank);
         lines.tasks.push(Task::Value(0, value, 0));
-        self.gap(root.end as usize, self.text.len(), true, &mut lines);
+        self.gap(root.end as usize, self.text.len(), true, false, &mut lines);
         self.run(lines.tasks)
     }
 
@@ -432,7 +434,8 @@ impl<'a> Formatter<'a, '_> {
             count += 1;
             let value_raw = self.raw(at.value)?;
             let first = at.key.unwrap_or(at.value);
-            let blank = self.gap(gap_start, self.raw(first)?.start as usize, open, &mut lines);
+            let start = self.raw(first)?.start as usize;
+            let blank = self.gap(gap_start, start, open, true, &mut lines);
             match (at.key, item) {
                 (None, ItemRef::Value(v)) => {
                     lines.line(blank);
@@ -450,12 +453,8 @@ impl<'a> Formatter<'a, '_> {
         if count != items.len() {
             return None;
         }
-        self.gap(
-            gap_start,
-            (raw.end as usize).saturating_sub(1),
-            open,
-            &mut lines,
-        );
+        let end = (raw.end as usize).saturating_sub(1);
+        self.gap(gap_start, end, open, false, &mut lines);
         lines.tasks.push(Task::Newline(level));
         lines.tasks.push(Task::Text("]"));
         Some(lines.tasks)
@@ -507,10 +506,22 @@ impl<'a> Formatter<'a, '_> {
     /// The comments in the gap `text[start..end]` (trivia between two items,
     /// or at either end of a list or the document). While `open`, the line
     /// of what precedes the gap goes on: comments before the gap's first
-    /// line break end that line. The others get lines of their own. Returns
-    /// whether a blank line stands at the end of the gap (after its last
-    /// comment or `,`), before what follows it.
-    fn gap(&self, start: usize, end: usize, mut open: bool, lines: &mut Lines<'a>) -> bool {
+    /// line break end that line, except, when an item follows (`item`) on
+    /// the same line, those after the `,`: they are that item's. The others
+    /// get lines of their own. Returns whether a blank line stands at the
+    /// end of the gap (after its last comment or `,`), before what follows.
+    fn gap(
+        &self,
+        start: usize,
+        end: usize,
+        mut open: bool,
+        item: bool,
+        lines: &mut Lines<'a>,
+    ) -> bool {
+        let one_line = open
+            && item
+            && any_in(&self.marks.comments, Span::new(start, end))
+            && !self.text.get(start..end).is_some_and(|g| g.contains('\n'));
         let mut breaks = 0;
         for piece in TriviaIter::new(self.text, start, end) {
             match piece.kind {
@@ -518,7 +529,10 @@ impl<'a> Formatter<'a, '_> {
                     breaks += 1;
                     open = false;
                 }
-                TriviaKind::Comma | TriviaKind::Colon => breaks = 0,
+                TriviaKind::Comma | TriviaKind::Colon => {
+                    breaks = 0;
+                    open &= !one_line;
+                }
                 TriviaKind::Whitespace => {}
                 TriviaKind::LineComment | TriviaKind::BlockComment => {
                     let comment = self.comment(piece);
