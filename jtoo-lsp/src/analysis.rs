@@ -2,6 +2,8 @@
 //! the answers built from it (diagnostics, outline, folding, hover,
 //! formatting).
 
+use std::cell::OnceCell;
+
 use htoo::{Document, Node, PrettyConfig};
 use jtoo::{Error, ErrorKind, Value};
 use lsp_types::{
@@ -51,8 +53,11 @@ impl Syntax {
 #[derive(Debug)]
 pub struct Analysis {
     /// The lossless tree (HTOO reads every JTOO document too), for the
-    /// outline, folding and hover; `None` when the text is not HTOO.
-    pub doc: Option<Document>,
+    /// outline, folding and hover; `None` when the text is not HTOO. Made
+    /// with the diagnostics for HTOO (the same parse gives both), when
+    /// first asked for in a strict file (whose diagnostics come from the
+    /// faster strict validator).
+    doc: OnceCell<Option<Document>>,
     /// The first error of the document's syntax.
     pub error: Option<Error>,
     /// The text is over [`MAX_BYTES`] and was not parsed.
@@ -67,27 +72,40 @@ fn strict_body(text: &str) -> &str {
 impl Analysis {
     /// Parses `text` as `syntax`.
     pub fn new(text: &str, syntax: Syntax) -> Analysis {
+        let doc = OnceCell::new();
         if text.len() > MAX_BYTES {
+            let _ = doc.set(None);
             return Analysis {
-                doc: None,
+                doc,
                 error: None,
                 too_large: true,
             };
         }
-        let parsed = Document::parse(text);
-        let (doc, error) = match (syntax, parsed) {
-            (Syntax::Htoo, Ok(doc)) => (Some(doc), None),
-            (Syntax::Htoo, Err(e)) => (None, Some(e)),
-            (Syntax::Jtoo, parsed) => (
-                parsed.ok(),
-                jtoo::validate(strict_body(text).as_bytes()).err(),
-            ),
+        let error = match syntax {
+            Syntax::Htoo => match Document::parse(text) {
+                Ok(parsed) => {
+                    let _ = doc.set(Some(parsed));
+                    None
+                }
+                Err(e) => {
+                    let _ = doc.set(None);
+                    Some(e)
+                }
+            },
+            Syntax::Jtoo => jtoo::validate(strict_body(text).as_bytes()).err(),
         };
         Analysis {
             doc,
             error,
             too_large: false,
         }
+    }
+
+    /// The lossless tree of `text` (the text this analysis was made of).
+    fn doc(&self, text: &Text) -> Option<&Document> {
+        self.doc
+            .get_or_init(|| Document::parse(text.as_str()).ok())
+            .as_ref()
     }
 
     /// The diagnostics to publish: the parser's message over the bytes it
@@ -129,15 +147,14 @@ impl Analysis {
     /// The outline: every pair under its key, and every list item that is
     /// a list (as `[index]`), nested as in the document.
     pub fn symbols(&self, text: &Text) -> Vec<DocumentSymbol> {
-        self.doc
-            .as_ref()
+        self.doc(text)
             .map(|doc| children(doc.root(), text))
             .unwrap_or_default()
     }
 
     /// A folding range for every list over more than one line.
     pub fn folding(&self, text: &Text) -> Vec<FoldingRange> {
-        let Some(doc) = &self.doc else {
+        let Some(doc) = self.doc(text) else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -178,7 +195,7 @@ impl Analysis {
     /// spelling, and for a timestamp its UTC date-time, for a date its
     /// weekday, for a byte string its length.
     pub fn hover(&self, text: &Text, offset: usize) -> Option<Hover> {
-        let doc = self.doc.as_ref()?;
+        let doc = self.doc(text)?;
         let mut node = doc.root();
         while node.is_list() {
             let inside = |n: &Node<'_>| {
