@@ -11,7 +11,8 @@ const STRIDE: usize = 1024;
 #[derive(Clone, Debug, Default)]
 pub struct Text {
     text: String,
-    /// Byte offset of the start of every line (the first is 0).
+    /// Byte offset of the start of every line (the first is 0). Lines end
+    /// at `\n`, `\r\n` or a lone `\r`, as the protocol counts them.
     lines: Vec<usize>,
     /// For byte offset `k * STRIDE` rounded down to a character boundary:
     /// that offset and the UTF-16 units of the text before it.
@@ -39,8 +40,12 @@ impl Text {
         let bytes = self.text.as_bytes();
         self.lines.clear();
         self.lines.push(0);
-        self.lines
-            .extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+        self.lines.extend(
+            memchr::memchr2_iter(b'\n', b'\r', bytes)
+                // The `\r` of a `\r\n` is not a line end of its own.
+                .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+                .map(|i| i + 1),
+        );
         self.marks.clear();
         let mut units = 0;
         let mut at = 0;
@@ -96,10 +101,11 @@ impl Text {
         let Some(&start) = self.lines.get(position.line as usize) else {
             return self.text.len();
         };
-        let end = self
-            .lines
-            .get(position.line as usize + 1)
-            .map_or(self.text.len(), |&next| next - 1);
+        let end = match self.lines.get(position.line as usize + 1) {
+            Some(&next) if self.text.as_bytes()[..next].ends_with(b"\r\n") => next - 2,
+            Some(&next) => next - 1,
+            None => self.text.len(),
+        };
         let line = self.text.get(start..end).unwrap_or_default();
         let mut units = 0;
         for (i, c) in line.char_indices() {
@@ -176,6 +182,20 @@ mod tests {
         // Past the end of a line: the line's end; past the last line: the end.
         assert_eq!(t.offset(pos(0, 99)), 10);
         assert_eq!(t.offset(pos(7, 0)), 14);
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let t = Text::new("a\r\nb\rc\nd".to_owned());
+        assert_eq!(t.position(3), pos(1, 0));
+        assert_eq!(t.position(5), pos(2, 0));
+        assert_eq!(t.position(7), pos(3, 0));
+        // The line's end is before its terminator, whole.
+        assert_eq!(t.offset(pos(0, 9)), 1);
+        assert_eq!(t.offset(pos(1, 9)), 4);
+        assert_eq!(t.offset(pos(2, 9)), 6);
+        assert_eq!(t.offset(pos(3, 9)), 8);
+        assert_eq!(t.position(1), pos(0, 1));
     }
 
     #[test]

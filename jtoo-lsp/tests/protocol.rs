@@ -388,3 +388,45 @@ fn a_document_over_the_limit_is_not_parsed() {
     assert_eq!(r, Json::Null);
     c.shutdown();
 }
+
+#[test]
+fn deep_and_pathological_documents_are_answered() {
+    let mut c = Client::start();
+    // 100 nested pairs, one per line: an outline 100 deep.
+    let mut text = String::new();
+    for i in 0..100 {
+        text.push_str(&format!("{}[\"k{i}\":\n", " ".repeat(i)));
+    }
+    text.push('1');
+    text.push_str(&"]".repeat(100));
+    assert!(c.open("file:///deep.htoo", "htoo", &text).is_empty());
+    let s = c.call("textDocument/documentSymbol", doc("file:///deep.htoo"));
+    let mut depth = 0;
+    let mut node = &s[0];
+    while node.is_object() {
+        depth += 1;
+        node = &node["children"][0];
+    }
+    assert_eq!(depth, 100);
+    assert_eq!(
+        c.call("textDocument/foldingRange", doc("file:///deep.htoo"))
+            .as_array()
+            .unwrap()
+            .len(),
+        100
+    );
+    // 100,000 unclosed lists: too deep, said once, and nothing else breaks.
+    let uri = "file:///worst.htoo";
+    let d = c.open(uri, "htoo", &"[".repeat(100_000));
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0]["code"], "DepthLimitExceeded", "{d:?}");
+    assert_eq!(c.call("textDocument/documentSymbol", doc(uri)), json!([]));
+    assert_eq!(c.call("textDocument/hover", at(uri, 0, 50_000)), Json::Null);
+    let fmt = json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 2, "insertSpaces": true } });
+    assert_eq!(c.call("textDocument/formatting", fmt), Json::Null);
+    // Not UTF-8 cannot arrive (JSON strings are Unicode), but every control
+    // character can.
+    let controls: String = (0u8..32).map(char::from).collect();
+    assert_eq!(c.open("file:///ctl.htoo", "htoo", &controls).len(), 1);
+    c.shutdown();
+}

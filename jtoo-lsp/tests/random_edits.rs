@@ -35,6 +35,7 @@ const PIECES: &[&str] = &[
     " ",
     "\n",
     "\r\n",
+    "\r",
     "\t",
     "\"",
     "\\",
@@ -73,19 +74,22 @@ const PIECES: &[&str] = &[
 
 /// The byte offset of an LSP position in `text`, written independently of
 /// the server: a line past the end is the end; a character past its
-/// line's end is the line's end; inside a surrogate pair is the
-/// character's start.
+/// line's end is the line's end (before its `\n`, `\r\n` or `\r`); inside
+/// a surrogate pair is the character's start.
 fn offset(text: &str, line: u32, character: u32) -> usize {
+    let b = text.as_bytes();
     let mut start = 0;
     for _ in 0..line {
-        match text[start..].find('\n') {
+        // Lines end at `\n`, `\r\n` or a lone `\r`.
+        match b[start..].iter().position(|&c| c == b'\n' || c == b'\r') {
+            Some(i) if b[start + i..].starts_with(b"\r\n") => start += i + 2,
             Some(i) => start += i + 1,
             None => return text.len(),
         }
     }
     let mut units = 0;
     for (i, c) in text[start..].char_indices() {
-        if c == '\n' || units + c.len_utf16() > character as usize {
+        if c == '\n' || c == '\r' || units + c.len_utf16() > character as usize {
             return start + i;
         }
         units += c.len_utf16();
