@@ -384,6 +384,28 @@ fn documents_at_the_depth_ceiling() {
 }
 
 #[test]
+fn crlf_documents_get_lf_lines() {
+    assert_eq!(
+        fmt("// top\r\n[\r\n  1, // one\r\n\r\n  2\r\n]\r\n"),
+        "// top\n[\n  1, // one\n\n  2,\n]"
+    );
+}
+
+#[test]
+fn edited_documents_format() {
+    let mut doc =
+        htoo::Document::parse("[\n  // a\n  \"a\": 1,\n  \"b\": [2, 3], // b\n]").unwrap();
+    doc.set(&jtoo::path!["a"], &Value::from(1000)).unwrap();
+    doc.push(&jtoo::path!["b"], &Value::from(4)).unwrap();
+    let out = doc.to_pretty_string(&PrettyConfig::new());
+    assert_eq!(
+        out,
+        "[\n  // a\n  \"a\": 1_000,\n  \"b\": [2, 3, 4], // b\n]"
+    );
+    check(doc.as_str(), &out, &PrettyConfig::new());
+}
+
+#[test]
 fn text_bytes_and_documents_format_alike() {
     let text = "/* a */ [\"k\" : 1000, // b\n [ /* c */ ], 0.50]";
     let cfg = PrettyConfig::new();
