@@ -1586,19 +1586,27 @@ mod tests {
     /// Lines: each connection's bytes echoed (`tokio::io::copy`), each
     /// end reported through the events.
     fn start_lines(server: Server) -> Running {
+        start_lines_with(server, |io: Policed<DuplexStream>| async move {
+            let (mut r, mut w) = tokio::io::split(io);
+            tokio::io::copy(&mut r, &mut w)
+                .await
+                .map_err(FrameError::Io)?;
+            Ok(())
+        })
+    }
+
+    /// Lines served by `handler`.
+    fn start_lines_with<F, Fut>(server: Server, handler: F) -> Running
+    where
+        F: Fn(Policed<DuplexStream>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<(), ConnectionError>> + Send + 'static,
+    {
         let (accept, rx) = mpsc::unbounded_channel();
         let (_done, outcomes) = mpsc::unbounded_channel();
         let events = Arc::new(Mutex::new(Vec::new()));
         let log = events.clone();
         let server = server.on_event(move |e| log.lock().unwrap().push(e.to_string()));
         let task = tokio::spawn(async move {
-            let handler = |io: Policed<DuplexStream>| async move {
-                let (mut r, mut w) = tokio::io::split(io);
-                tokio::io::copy(&mut r, &mut w)
-                    .await
-                    .map_err(FrameError::Io)?;
-                Ok(())
-            };
             server
                 .serve_lines(Fake(rx), handler, std::future::pending())
                 .await;
@@ -1737,6 +1745,58 @@ mod tests {
         }
         let closed = s.event("closed").await;
         assert!(closed.contains("write timeout"), "{closed}");
+    }
+
+    /// A protocol that reads while it writes (as the JTE peer does) reads
+    /// nothing more from a peer that does not read its answers: what it
+    /// read stays near what it wrote, until the write timeout cuts it.
+    #[tokio::test(start_paused = true)]
+    async fn nothing_more_is_read_from_a_peer_that_does_not_read() {
+        use tokio::io::{AsyncBufReadExt, BufReader};
+        let server = Server::new(Vec::<String>::new()).write_timeout(Duration::from_secs(3));
+        // Reads lines on one task, writes them back on another, with an
+        // unbounded queue between them.
+        let s = start_lines_with(server, |io: Policed<DuplexStream>| async move {
+            let (r, mut w) = tokio::io::split(io);
+            let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+            let reader = tokio::spawn(async move {
+                let mut lines = BufReader::new(r).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            while let Some(line) = rx.recv().await {
+                let line = format!("{line}\n");
+                w.write_all(line.as_bytes()).await.map_err(FrameError::Io)?;
+            }
+            reader.abort();
+            Ok(())
+        });
+        let mut c = s.open(64 * 1024);
+        let line = [vec![b'a'; 999], vec![b'\n']].concat();
+        let writer = tokio::spawn(async move {
+            for _ in 0..20_000 {
+                if c.write_all(&line).await.is_err() {
+                    break;
+                }
+            }
+            c
+        });
+        let closed = s.event("closed").await;
+        assert!(closed.contains("write timeout"), "{closed}");
+        // "closed after N frames in, M out": reading stopped once the
+        // answers backed up, far from the 20,000 lines the client had.
+        let counts: Vec<u64> = closed
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        let [.., frames_in, frames_out, _] = counts[..] else {
+            panic!("{closed}")
+        };
+        assert!(frames_in < 5_000, "{closed} ({frames_out} out)");
+        writer.abort();
     }
 
     /// Finding 3 on a policed protocol: slow senders of long lines are cut

@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll, ready};
+use std::task::{Context, Poll, Waker, ready};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep, sleep_until};
@@ -162,6 +162,10 @@ pub(crate) struct Timeouts {
 ///   trickle;
 /// - **write timeout**: once a write has to wait, an outgoing frame must be
 ///   finished within it (a peer that does not read);
+/// - **read backpressure**: while an outgoing frame waits for the peer to
+///   read, nothing more is read from it (what a peer that does not read
+///   asks for would pile up in the answers); this pause counts towards no
+///   read timeout;
 /// - **memory budget**: the bytes of its unfinished incoming frame and the
 ///   room of the read in progress are charged to the server's budget
 ///   before they are read; a read waits for room (cutting connections over
@@ -194,6 +198,8 @@ pub struct Policed<T> {
     write_timer: Pin<Box<Sleep>>,
     shared: Arc<Shared>,
     failed: Option<(io::ErrorKind, String)>,
+    /// The reader, parked while an outgoing frame waits for the peer.
+    parked: Option<Waker>,
 }
 
 impl<T> fmt::Debug for Policed<T> {
@@ -232,6 +238,7 @@ impl<T> Policed<T> {
             write_timer: Box::pin(sleep_until(now)),
             shared,
             failed: None,
+            parked: None,
         }
     }
 
@@ -254,6 +261,9 @@ impl<T> Policed<T> {
     fn fail(&mut self, e: ConnectionError) -> io::Error {
         let error = self.shared.set_cause(e);
         self.failed = Some((error.kind(), error.to_string()));
+        if let Some(reader) = self.parked.take() {
+            reader.wake();
+        }
         error
     }
 
@@ -387,6 +397,14 @@ impl<T: AsyncRead + Unpin> AsyncRead for Policed<T> {
         if let Poll::Ready(e) = this.charge.poll_cut(cx) {
             return Poll::Ready(Err(this.fail(e)));
         }
+        // A peer that does not read what it is sent gets nothing more read
+        // from it until it does (or the write timeout cuts it): what it
+        // asks for would pile up in the protocol's answers.
+        if this.write_since.is_some() {
+            this.read_ready();
+            this.parked = Some(cx.waker().clone());
+            return Poll::Pending;
+        }
         let want = buf
             .remaining()
             .min(this.inbound.open.clamp(MIN_READ, MAX_READ));
@@ -438,10 +456,20 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Policed<T> {
                     this.shared.sent.fetch_add(ended, Ordering::Relaxed);
                     this.write_since = None;
                     this.restart_idle();
+                    if let Some(reader) = this.parked.take() {
+                        reader.wake();
+                    }
                 }
                 Poll::Ready(Ok(n))
             }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Ready(Err(e)) => {
+                // The reader learns of it from the socket itself.
+                this.write_since = None;
+                if let Some(reader) = this.parked.take() {
+                    reader.wake();
+                }
+                Poll::Ready(Err(e))
+            }
             Poll::Pending => this.write_pending(cx).map(Err),
         }
     }
