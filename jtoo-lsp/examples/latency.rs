@@ -195,6 +195,51 @@ fn measure(link: &mut dyn Link) {
         }
         report("one-character edit, document valid", valid, diag_valid);
         report("one-character edit, document invalid", broken, diag_broken);
+        // The other requests on the same document (its parse is cached).
+        let mut id = 100;
+        for (what, method, params) in [
+            (
+                "documentSymbol (whole outline)",
+                "textDocument/documentSymbol",
+                json!({ "textDocument": { "uri": uri } }),
+            ),
+            (
+                "foldingRange",
+                "textDocument/foldingRange",
+                json!({ "textDocument": { "uri": uri } }),
+            ),
+            (
+                "hover (middle of the document)",
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": uri }, "position": pos }),
+            ),
+        ] {
+            let mut times = Vec::new();
+            let mut size = 0;
+            for _ in 0..ROUNDS / 4 {
+                // A fresh parse each time, as after an edit.
+                version += 1;
+                let _ = change(
+                    link,
+                    uri,
+                    version,
+                    json!({ "range": { "start": pos, "end": pos }, "text": "" }),
+                );
+                id += 1;
+                let t = Instant::now();
+                link.send(Request::new(RequestId::from(id), method.into(), params.clone()).into());
+                loop {
+                    if let Message::Response(r) = link.recv() {
+                        times.push(t.elapsed());
+                        size =
+                            serde_json::to_string(&r.response_result.ok()).map_or(0, |s| s.len());
+                        break;
+                    }
+                }
+            }
+            report(what, times, 0);
+            println!("    (response {size} bytes of JSON)");
+        }
         if lang == "htoo" {
             let mut full = Vec::new();
             let mut n = 0;

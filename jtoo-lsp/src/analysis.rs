@@ -18,6 +18,13 @@ use crate::text::Text;
 /// editor should never wait on a file of hundreds of megabytes.)
 pub const MAX_BYTES: usize = 64 << 20;
 
+/// The most symbols an outline has: a client shows no more usefully, and
+/// the answer stays small (about 250 bytes of JSON each).
+pub const MAX_SYMBOLS: usize = 10_000;
+
+/// The most folding ranges answered.
+pub const MAX_FOLDS: usize = 10_000;
+
 /// How much of a value's text a symbol's detail or a hover shows.
 const SHOWN: usize = 80;
 
@@ -145,14 +152,45 @@ impl Analysis {
     }
 
     /// The outline: every pair under its key, and every list item that is
-    /// a list (as `[index]`), nested as in the document.
+    /// a list (as `[index]`), nested as in the document, down to the
+    /// deepest level at which there are at most [`MAX_SYMBOLS`] in all (the
+    /// first [`MAX_SYMBOLS`] of the top level when even it has more).
     pub fn symbols(&self, text: &Text) -> Vec<DocumentSymbol> {
-        self.doc(text)
-            .map(|doc| children(doc.root(), text))
-            .unwrap_or_default()
+        let Some(doc) = self.doc(text) else {
+            return Vec::new();
+        };
+        // How many symbols each level has (no recursion: a stack).
+        let mut per_level: Vec<usize> = Vec::new();
+        let mut todo = vec![(doc.root(), 0)];
+        while let Some((list, level)) = todo.pop() {
+            for entry in list.entries() {
+                let value = entry.value();
+                if entry.key().is_some() || value.is_list() {
+                    if per_level.len() <= level {
+                        per_level.resize(level + 1, 0);
+                    }
+                    per_level[level] += 1;
+                    if value.is_list() {
+                        todo.push((value, level + 1));
+                    }
+                }
+            }
+        }
+        let mut total = 0;
+        let levels = per_level
+            .iter()
+            .take_while(|&&n| {
+                total += n;
+                total <= MAX_SYMBOLS
+            })
+            .count()
+            .max(1);
+        let mut budget = MAX_SYMBOLS;
+        children(doc.root(), text, levels, &mut budget)
     }
 
-    /// A folding range for every list over more than one line.
+    /// A folding range for every list over more than one line (at most
+    /// [`MAX_FOLDS`]).
     pub fn folding(&self, text: &Text) -> Vec<FoldingRange> {
         let Some(doc) = self.doc(text) else {
             return Vec::new();
@@ -170,6 +208,9 @@ impl Analysis {
             let end = text.position(span.end.saturating_sub(1));
             // The `]` stays visible: fold up to the line before it, unless
             // items follow it on its line.
+            if out.len() == MAX_FOLDS {
+                break;
+            }
             if end.line > start.line + 1 || (end.line > start.line && end.character > 0) {
                 out.push(FoldingRange {
                     start_line: start.line,
@@ -340,12 +381,16 @@ fn kind_name(kind: ErrorKind) -> String {
 }
 
 /// The symbols of a list's entries.
-fn children(list: Node<'_>, text: &Text) -> Vec<DocumentSymbol> {
-    if !list.is_list() {
+/// The symbols of a list's entries, `levels` deep, at most `budget` in all.
+fn children(list: Node<'_>, text: &Text, levels: usize, budget: &mut usize) -> Vec<DocumentSymbol> {
+    if !list.is_list() || levels == 0 {
         return Vec::new();
     }
     let mut out = Vec::new();
     for (index, entry) in list.entries().enumerate() {
+        if *budget == 0 {
+            break;
+        }
         let value = entry.value();
         let (name, selection) = match entry.key() {
             Some(key) => {
@@ -358,6 +403,7 @@ fn children(list: Node<'_>, text: &Text) -> Vec<DocumentSymbol> {
             None => continue,
         };
         let span = entry.span();
+        *budget -= 1;
         #[allow(deprecated)] // `deprecated` is a required field of the struct.
         out.push(DocumentSymbol {
             name: if name.is_empty() {
@@ -371,7 +417,8 @@ fn children(list: Node<'_>, text: &Text) -> Vec<DocumentSymbol> {
             deprecated: None,
             range: text.range(span.start, span.end),
             selection_range: text.range(selection.start, selection.end),
-            children: value.is_list().then(|| children(value, text)),
+            children: (value.is_list() && levels > 1)
+                .then(|| children(value, text, levels - 1, budget)),
         });
     }
     out

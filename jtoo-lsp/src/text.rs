@@ -5,7 +5,7 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// How far apart the UTF-16 checkpoints are, in bytes: converting an offset
 /// counts at most this many bytes, however long its line is.
-const STRIDE: usize = 1024;
+const STRIDE: usize = 128;
 
 /// A document's text with its line starts and UTF-16 checkpoints.
 #[derive(Clone, Debug, Default)]
@@ -106,12 +106,19 @@ impl Text {
             Some(&next) => next - 1,
             None => self.text.len(),
         };
-        let line = self.text.get(start..end).unwrap_or_default();
-        let mut units = 0;
+        // Start counting at the last checkpoint on the line before the
+        // target, so a long line costs no more than a short one.
+        let target = self.units_before(start) + position.character as usize;
+        let k = self.marks.partition_point(|&(_, units)| units <= target);
+        let (from, mut units) = match k.checked_sub(1).and_then(|k| self.marks.get(k)) {
+            Some(&(mark, units)) if mark > start && mark <= end => (mark, units),
+            _ => (start, self.units_before(start)),
+        };
+        let line = self.text.get(from..end).unwrap_or_default();
         for (i, c) in line.char_indices() {
             units += c.len_utf16();
-            if units > position.character as usize {
-                return start + i;
+            if units > target {
+                return from + i;
             }
         }
         end
@@ -212,6 +219,33 @@ mod tests {
             units += c.len_utf16() as u32;
         }
         assert_eq!(t.position(s.len()), pos(0, units));
+    }
+
+    #[test]
+    fn every_boundary_round_trips_on_many_long_lines() {
+        let mut s = String::new();
+        for line in 0..40 {
+            for i in 0..(line * 37) % 400 {
+                s.push(['a', 'é', '😀', '你'][(i + line) % 4]);
+            }
+            s.push_str(["\n", "\r\n", "\r"][line % 3]);
+        }
+        let t = Text::new(s.clone());
+        let mut line = 0;
+        let mut character = 0;
+        let mut chars = s.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            assert_eq!(t.position(i), pos(line, character), "{i}");
+            assert_eq!(t.offset(pos(line, character)), i, "{line}:{character}");
+            match c {
+                '\r' if chars.peek().map(|&(_, c)| c) == Some('\n') => {
+                    chars.next();
+                    (line, character) = (line + 1, 0);
+                }
+                '\r' | '\n' => (line, character) = (line + 1, 0),
+                c => character += c.len_utf16() as u32,
+            }
+        }
     }
 
     #[test]

@@ -430,3 +430,39 @@ fn deep_and_pathological_documents_are_answered() {
     assert_eq!(c.open("file:///ctl.htoo", "htoo", &controls).len(), 1);
     c.shutdown();
 }
+
+#[test]
+fn the_outline_is_bounded() {
+    let mut c = Client::start();
+    // 100 records of 200 pairs: 20,100 symbols in all, too many; the top
+    // level alone (100) fits, so that is the outline.
+    let record = format!(
+        "[{}]",
+        (0..200)
+            .map(|i| format!("\"f{i}\": {i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let text = format!("[\n{}\n]", vec![record; 100].join(",\n"));
+    c.open("file:///records.htoo", "htoo", &text);
+    let s = c.call("textDocument/documentSymbol", doc("file:///records.htoo"));
+    let s = s.as_array().unwrap();
+    assert_eq!(s.len(), 100);
+    assert_eq!(s[0]["name"], "[0]");
+    assert_eq!(s[0]["detail"], "200 items");
+    assert!(s.iter().all(|s| s["children"].is_null()));
+    // 12,000 pairs at the top: the first 10,000.
+    let text = format!(
+        "[{}]",
+        (0..12_000)
+            .map(|i| format!("\"k{i}\":{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    c.open("file:///wide.htoo", "htoo", &text);
+    let s = c.call("textDocument/documentSymbol", doc("file:///wide.htoo"));
+    let s = s.as_array().unwrap();
+    assert_eq!(s.len(), 10_000);
+    assert_eq!(s[9_999]["name"], "k9999");
+    c.shutdown();
+}
