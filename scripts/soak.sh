@@ -18,8 +18,8 @@
 #                                   # against 1,000 hostile connections
 #
 # SERVER=jte: honest JTE callers over JSON lines (echo calls, answers
-# compared, answer times recorded), and as the hostile 1,000: 200 senders
-# of 900 KB lines that then trickle (HEADER_ONLY), 300 slow senders of a
+# compared, answer times recorded), and as the hostile 1,000: 300 senders
+# of 900 KB lines that then trickle (HEADER_ONLY), 200 slow senders of a
 # short line (SLOW), 300 idle holders (IDLE), 100 never-readers making
 # 200 KB calls (NEVER_READERS), 100 senders of refused packets (REFUSED),
 # and 20 churners.
@@ -36,8 +36,8 @@ RSS_LIMIT_MIB=${RSS_LIMIT_MIB:-768}         # fail above this peak RSS
 MAX_CONNECTIONS=${MAX_CONNECTIONS:-4096}
 if [ "$SERVER" = jte ]; then
     HONEST=${HONEST:-500}
-    HEADER_ONLY=${HEADER_ONLY:-200}
-    SLOW=${SLOW:-300}
+    HEADER_ONLY=${HEADER_ONLY:-300}
+    SLOW=${SLOW:-200}
     IDLE=${IDLE:-300}
     NEVER_READERS=${NEVER_READERS:-100}
     REFUSED=${REFUSED:-100}

@@ -15,8 +15,9 @@
 //! `--slow` greeters that send a byte a second [50], `--idle` holders that
 //! greet and say nothing [200], `--never-readers` that send and never read
 //! [20], `--churners` that connect, echo one frame and leave in a loop
-//! [20], `--hogs` that declare a 1,000,000-byte frame, send 600 KB of it
-//! and then a byte a second [40], `--rss-limit-mib` [768].
+//! [20], `--hogs` that declare a frame of 16 MiB, send 6.5 MB of it and
+//! then a byte a second [40] (issue 33, finding 3: 40 of them hold more
+//! than a 256 MiB budget), `--rss-limit-mib` [768].
 //!
 //! With `--jte 1` it loads `jtoo jte serve --json-lines` instead (issue
 //! 33): honest callers make `echo` calls (JSON lines, a JTE request each,
@@ -716,8 +717,8 @@ async fn main() -> std::process::ExitCode {
     let frames = usize::from(!cfg.jte);
     let hog = {
         let mut first = greeting_bytes();
-        first.extend_from_slice(b"000000 0f4240  ");
-        first.resize(first.len() + 600_000, b'h');
+        first.extend_from_slice(b"000000 ffffff  ");
+        first.resize(first.len() + 6_500_000, b'h');
         first
     };
     for _ in 0..n("hogs") * frames {
