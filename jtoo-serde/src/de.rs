@@ -3,7 +3,7 @@
 //! scalar.
 
 use crate::error::{Error, Result, Segment};
-use crate::keys::SeenKeys;
+use crate::keys::{KeyStack, SeenKeys};
 use crate::scalar::{Found, invalid_type, visit_integer};
 use jtoo::parse::cursor::Cursor;
 use jtoo::parse::string::Known;
@@ -37,6 +37,8 @@ pub struct Deserializer<'de> {
     /// The input, the position in it and the list steps (the list grammar is
     /// `jtoo::parse::cursor`'s, shared with the `Value` parser).
     cur: Cursor<'de>,
+    /// The keys of the maps being read, for duplicate keys.
+    keys: KeyStack<'de>,
 }
 
 impl<'de> Deserializer<'de> {
@@ -48,6 +50,7 @@ impl<'de> Deserializer<'de> {
     fn new(input: &'de [u8], known: Known<'de>) -> Self {
         Deserializer {
             cur: Cursor::with_known(input, known, Syntax::Strict, Options::DEFAULT_MAX_DEPTH),
+            keys: KeyStack::default(),
         }
     }
 
@@ -67,6 +70,7 @@ impl<'de> Deserializer<'de> {
                 Syntax::Lenient,
                 Options::DEFAULT_MAX_DEPTH,
             ),
+            keys: KeyStack::default(),
         }
     }
 
@@ -79,6 +83,7 @@ impl<'de> Deserializer<'de> {
                 Syntax::Lenient,
                 Options::DEFAULT_MAX_DEPTH,
             ),
+            keys: KeyStack::default(),
         }
     }
 
@@ -363,23 +368,26 @@ impl<'de> Deserializer<'de> {
         Ok((start, self.enter()?))
     }
 
-    /// A list of pairs as a map or struct; `seen` checks for duplicate
-    /// keys (maps).
+    /// A list of pairs as a map or struct; with `UNIQUE` (maps), a
+    /// repeated key is an error (a separate instance: structs pay nothing).
     #[inline]
-    fn pairs<V: Visitor<'de>>(
-        &mut self,
-        visitor: V,
-        seen: Option<SeenKeys<'de>>,
-    ) -> Result<V::Value> {
+    fn pairs<V: Visitor<'de>, const UNIQUE: bool>(&mut self, visitor: V) -> Result<V::Value> {
         let (start, list) = self.open_list(&visitor)?;
-        let mut pairs = Pairs {
+        let seen = UNIQUE.then(|| SeenKeys::new(&self.keys));
+        let mut pairs = Pairs::<UNIQUE> {
             de: self,
             start: list,
             key_span: (list, list),
             value_pending: false,
             seen,
         };
-        let v = match visitor.visit_map(&mut pairs) {
+        let r = visitor.visit_map(&mut pairs);
+        // The map's keys leave the stack whatever happened (a visitor may
+        // go on after an error of an inner map).
+        if UNIQUE && let Some(seen) = &pairs.seen {
+            seen.finish(&mut pairs.de.keys);
+        }
+        let v = match r {
             Ok(v) => v,
             Err(e) => {
                 // An error between a key and its value (serde's
@@ -398,6 +406,7 @@ impl<'de> Deserializer<'de> {
 
     /// The canonical text of the key spelled at `span` (the text itself in
     /// strict JTOO, where every value has one spelling).
+    #[inline]
     fn canonical_key(&self, span: (usize, usize)) -> Cow<'de, [u8]> {
         let input: &'de [u8] = self.cur.input;
         let text = input.get(span.0..span.1).unwrap_or_default();
@@ -432,13 +441,21 @@ impl<'de> Deserializer<'de> {
             let key_end = self.cur.pos;
             self.cur.pos += 1;
             self.skip_ws()?;
-            visitor.visit_map(AnyMap {
+            let mut seen = SeenKeys::new(&self.keys);
+            // The first key cannot repeat an earlier one.
+            let key = self.canonical_key((item_start, key_end));
+            let _ = seen.insert(&mut self.keys, key);
+            let mut map = AnyMap {
                 de: self,
                 start,
                 pending_key: first,
                 pending_value: None,
                 key_span: (item_start, key_end),
-            })?
+                seen,
+            };
+            let r = visitor.visit_map(&mut map);
+            map.seen.finish(&mut map.de.keys);
+            r?
         } else {
             self.cur.pos = if first.is_some() {
                 self.cur.pos
@@ -674,7 +691,7 @@ impl<'de> SeqAccess<'de> for Seq<'_, 'de> {
 }
 
 /// The pairs of a list read as a map or struct.
-struct Pairs<'a, 'de> {
+struct Pairs<'a, 'de, const UNIQUE: bool> {
     de: &'a mut Deserializer<'de>,
     start: usize,
     key_span: (usize, usize),
@@ -685,7 +702,7 @@ struct Pairs<'a, 'de> {
     seen: Option<SeenKeys<'de>>,
 }
 
-impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
+impl<'de, const UNIQUE: bool> MapAccess<'de> for Pairs<'_, 'de, UNIQUE> {
     type Error = Error;
 
     #[inline]
@@ -704,9 +721,10 @@ impl<'de> MapAccess<'de> for Pairs<'_, 'de> {
             }
         })?;
         self.key_span = (key_start, self.de.cur.pos);
-        if let Some(seen) = &mut self.seen {
+        if UNIQUE && let Some(seen) = &mut self.seen {
             let key = self.de.canonical_key(self.key_span);
-            seen.insert(key).map_err(|e| self.de.fix(e, key_start))?;
+            seen.insert(&mut self.de.keys, key)
+                .map_err(|e| self.de.fix(e, key_start))?;
         }
         self.de.colon(key_start)?;
         self.value_pending = true;
@@ -878,13 +896,17 @@ impl<'de> SeqAccess<'de> for PairSeq<'_, 'de> {
 }
 
 /// A list read as a map by `deserialize_any`: a plain item is presented as
-/// an entry with the key `"$__jtoo_private_Item"`.
+/// an entry with the key `"$__jtoo_private_Item"`. A repeated key (or a
+/// second plain item) is an error, as in `deserialize_map`: the visitor
+/// builds a map (`serde_json::Value`, serde's buffering for untagged
+/// enums), which would keep only one of them.
 struct AnyMap<'a, 'de> {
     de: &'a mut Deserializer<'de>,
     start: usize,
     pending_key: Option<Scalar<'de>>,
     pending_value: Option<Option<Scalar<'de>>>,
     key_span: (usize, usize),
+    seen: SeenKeys<'de>,
 }
 
 impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
@@ -909,6 +931,10 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
         self.key_span = (item_start, key_end);
         match s {
             Some(k) if de.peek() == Some(b':') => {
+                let key = de.canonical_key(self.key_span);
+                self.seen
+                    .insert(&mut de.keys, key)
+                    .map_err(|e| de.fix(e, item_start))?;
                 de.cur.pos += 1;
                 de.skip_ws()?;
                 seed.deserialize(ScalarDeserializer(k))
@@ -916,6 +942,7 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
                     .map_err(|e| de.fix(e, item_start))
             }
             s => {
+                self.seen.insert_item().map_err(|e| de.fix(e, item_start))?;
                 if s.is_none() {
                     de.cur.pos = item_start;
                 }
@@ -1216,7 +1243,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.pairs(visitor, Some(SeenKeys::default()))
+        self.pairs::<V, true>(visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -1226,7 +1253,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         // serde's derive refuses a repeated field itself.
-        self.pairs(visitor, None)
+        self.pairs::<V, false>(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

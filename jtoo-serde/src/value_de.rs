@@ -2,7 +2,7 @@
 
 use crate::de::MarkerMap;
 use crate::error::{Error, Result, Segment};
-use crate::keys::SeenKeys;
+use crate::keys::OwnKeys;
 use crate::scalar::{self, Found, visit_integer};
 use jtoo::serde::{
     DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
@@ -18,7 +18,8 @@ use std::borrow::Cow;
 pub struct ValueDeserializer {
     value: Value,
     /// Decimals that are not exact floats go to `deserialize_any` as the
-    /// private marker map (set when `jtoo::Value` itself is being read).
+    /// private marker map, and maps keep repeated keys (set when
+    /// `jtoo::Value` itself is being read).
     exact: bool,
     /// How many more lists may be entered (a value built in code can nest
     /// deeper than any parser allows; deserializing recurses per level).
@@ -112,7 +113,14 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             }),
             Value::List(items) => {
                 if items.first().is_some_and(jtoo::ItemRef::is_pair) {
-                    visitor.visit_map(ItemsMap::new(items, true, self.exact, enter(self.depth)?))
+                    let mut map = ItemsMap::new(items, true, self.exact, enter(self.depth)?);
+                    // A visitor builds a map from these pairs, which would
+                    // keep one of two equal keys; `jtoo::Value` (`exact`)
+                    // keeps every pair.
+                    if !self.exact {
+                        map.seen = Some(OwnKeys::new());
+                    }
+                    visitor.visit_map(map)
                 } else {
                     visitor.visit_seq(ItemsSeq::new(items, true, self.exact, enter(self.depth)?))
                 }
@@ -224,7 +232,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             Value::List(items) => {
                 let depth = enter(self.depth)?;
                 let mut map = ItemsMap::new(items, false, self.exact, depth);
-                map.seen = Some(SeenKeys::default());
+                map.seen = Some(OwnKeys::new());
                 visitor.visit_map(map)
             }
             v => Err(invalid_type(&v, &visitor)),
@@ -389,7 +397,7 @@ struct ItemsMap {
     value: Option<Value>,
     key: Option<Value>,
     /// The keys so far, for a map (duplicates are an error).
-    seen: Option<SeenKeys<'static>>,
+    seen: Option<OwnKeys<'static>>,
 }
 
 impl ItemsMap {
@@ -436,6 +444,9 @@ impl<'de> MapAccess<'de> for ItemsMap {
                 .map(Some)
             }
             Some(Item::Value(v)) if self.any => {
+                if let Some(seen) = &mut self.seen {
+                    seen.insert_item()?;
+                }
                 self.value = Some(v);
                 self.key = None;
                 seed.deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
