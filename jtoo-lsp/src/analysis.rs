@@ -317,9 +317,10 @@ fn error_span(err: &Error, src: &str) -> (usize, usize) {
         start -= 1;
     }
     // An error after a value (`2 3`: expected `,` or `]`) points at the
-    // space after it: underline what follows instead.
+    // space after it: underline what follows (after HTOO whitespace:
+    // space, tab, CR, LF) instead.
     let next = src[start..]
-        .find(|c: char| !c.is_ascii_whitespace())
+        .find(|c: char| !matches!(c, ' ' | '\t' | '\r' | '\n'))
         .map_or(start, |i| start + i);
     if next > start
         && matches!(
