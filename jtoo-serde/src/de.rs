@@ -5,6 +5,7 @@
 use crate::error::{Error, Result, Segment};
 use crate::keys::{KeyStack, SeenKeys};
 use crate::scalar::{Found, invalid_type, visit_integer};
+use crate::spanned;
 use jtoo::parse::cursor::Cursor;
 use jtoo::parse::string::Known;
 use jtoo::parse::{self, Number, Syntax};
@@ -39,6 +40,9 @@ pub struct Deserializer<'de> {
     cur: Cursor<'de>,
     /// The keys of the maps being read, for duplicate keys.
     keys: KeyStack<'de>,
+    /// The last position computed for a `Spanned` (positions are counted
+    /// from there, not from the start, when the next one is further on).
+    last: jtoo::Position,
 }
 
 impl<'de> Deserializer<'de> {
@@ -51,6 +55,7 @@ impl<'de> Deserializer<'de> {
         Deserializer {
             cur: Cursor::with_known(input, known, Syntax::Strict, Options::DEFAULT_MAX_DEPTH),
             keys: KeyStack::default(),
+            last: jtoo::Position::of(b"", 0),
         }
     }
 
@@ -71,6 +76,7 @@ impl<'de> Deserializer<'de> {
                 Options::DEFAULT_MAX_DEPTH,
             ),
             keys: KeyStack::default(),
+            last: jtoo::Position::of(b"", 0),
         }
     }
 
@@ -84,6 +90,7 @@ impl<'de> Deserializer<'de> {
                 Options::DEFAULT_MAX_DEPTH,
             ),
             keys: KeyStack::default(),
+            last: jtoo::Position::of(b"", 0),
         }
     }
 
@@ -402,6 +409,37 @@ impl<'de> Deserializer<'de> {
         };
         self.leave(list)?;
         Ok(v)
+    }
+
+    /// The position of byte `offset`, counted on from the last one asked
+    /// for (positions of a document's `Spanned` values mostly increase).
+    fn position(&mut self, offset: usize) -> jtoo::Position {
+        let from = if offset >= self.last.offset {
+            self.last
+        } else {
+            jtoo::Position::of(b"", 0)
+        };
+        let part = self.cur.input.get(from.offset..).unwrap_or_default();
+        let mut p = jtoo::Position::of(part, offset - from.offset);
+        if p.line == 1 {
+            p.column += from.column - 1;
+        }
+        p.line += from.line - 1;
+        p.offset += from.offset;
+        self.last = p;
+        p
+    }
+
+    /// A [`crate::Spanned`]: its start, the value, its end.
+    #[cold]
+    fn spanned<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        let start = self.cur.pos;
+        visitor.visit_map(SpanAccess {
+            de: self,
+            start,
+            step: 0,
+        })
     }
 
     /// The canonical text of the key spelled at `span` (the text itself in
@@ -977,6 +1015,39 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
     }
 }
 
+/// A [`crate::Spanned`] as a map of three entries: start, value, end.
+struct SpanAccess<'a, 'de> {
+    de: &'a mut Deserializer<'de>,
+    start: usize,
+    step: usize,
+}
+
+impl<'de> MapAccess<'de> for SpanAccess<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match spanned::FIELDS.get(self.step) {
+            Some(k) => seed
+                .deserialize(de::value::BorrowedStrDeserializer::new(k))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.step += 1;
+        let at = match self.step {
+            1 => self.start,
+            2 => return seed.deserialize(&mut *self.de),
+            _ => self.de.cur.pos,
+        };
+        let p = self.de.position(at);
+        seed.deserialize(de::value::SeqDeserializer::new(
+            [p.offset, p.line, p.column].into_iter(),
+        ))
+    }
+}
+
 /// `["Name":content]`.
 struct Variant<'a, 'de> {
     de: &'a mut Deserializer<'de>,
@@ -1248,10 +1319,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if name == spanned::NAME {
+            return self.spanned(visitor);
+        }
         // serde's derive refuses a repeated field itself.
         self.pairs::<V, false>(visitor)
     }

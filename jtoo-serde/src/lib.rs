@@ -25,6 +25,7 @@ mod keys;
 mod marked;
 mod scalar;
 mod ser;
+mod spanned;
 mod value_de;
 mod value_ser;
 
@@ -32,6 +33,7 @@ pub use de::Deserializer;
 pub use document::{from_document, update};
 pub use error::{Category, Error, Result, Segment};
 pub use ser::{Compound, Serializer};
+pub use spanned::Spanned;
 pub use value_de::ValueDeserializer;
 
 use serde::Serialize;

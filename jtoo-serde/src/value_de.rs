@@ -241,10 +241,14 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if name == crate::spanned::NAME {
+            // A value has no positions: refused rather than made up.
+            return Err(crate::spanned::no_positions());
+        }
         // serde's derive refuses a repeated field itself.
         match self.value {
             Value::List(items) => {
