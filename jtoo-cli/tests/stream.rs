@@ -182,3 +182,27 @@ fn a_worst_case_shape_parses_to_a_value_under_an_address_space_cap() {
     assert_eq!(out.stdout.len(), doc.len() + 1);
     assert!(out.stdout.starts_with(&doc));
 }
+
+/// Issue 31: a long FILE that turns out invalid writes nothing (it is
+/// checked in a first pass); only standard input too long to hold, which
+/// cannot be read twice, leaves the output before the error (documented).
+#[test]
+fn fmt_of_a_long_invalid_file_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("jtoo-stream-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.jtoo");
+    write_document(std::fs::File::create(&bad).unwrap(), 9 << 20, b",x]").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_jtoo"))
+        .args(["fmt", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout.len(), 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("expected a value"), "{err}");
+
+    let (code, n, _, err) = capped("fmt", 1 << 30, 9 << 20, b",x]");
+    assert_eq!(code, 1, "{err}");
+    assert!(n > 0, "standard input is written as it is read");
+}

@@ -177,3 +177,61 @@ fn files_larger_than_the_address_space_convert() {
     expected.push_str("]\n");
     assert!(json_out.stdout == expected.as_bytes());
 }
+
+/// Issue 31: `from-json > out.jtoo` on invalid input left half a document
+/// in `out.jtoo`. Input that can be held (up to 8 MiB) or read twice (a
+/// file) writes nothing unless it is valid; only standard input too long
+/// to hold is converted as it is read (documented: output may be partial).
+#[test]
+fn invalid_json_writes_nothing_unless_streamed_from_stdin() {
+    let small = b"{\"a\": 1.50, \"b\": [true, null]}";
+    let out = jtoo(&["from-json"], small);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"");
+    let file = Temp::new("invalid-small.json", small);
+    let out = jtoo(&["from-json", file.arg()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"");
+
+    // Over 8 MiB, invalid at its very end.
+    let (mut json, _) = repeated(15);
+    assert!(json.len() > 8 << 20);
+    json.extend_from_slice(b" x");
+    let file = Temp::new("invalid-big.json", &json);
+    let out = jtoo(&["from-json", file.arg()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"", "a file is checked before it is written");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with(&format!("{}:", file.arg())), "{stderr}");
+    assert!(stderr.contains("trailing characters"), "{stderr}");
+    let from_stdin = fed(&["from-json"], json.clone());
+    assert_eq!(from_stdin.status.code(), Some(1));
+    assert!(
+        !from_stdin.stdout.is_empty(),
+        "streamed: the part before the error"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&from_stdin.stderr),
+        stderr.replace(file.arg(), "<stdin>")
+    );
+    // Valid, over 8 MiB, from a file: the same bytes as from stdin.
+    json.truncate(json.len() - 2);
+    let file = Temp::new("valid-big.json", &json);
+    let out = jtoo(&["from-json", file.arg()], b"");
+    assert!(out.status.success());
+    assert!(out.stdout == fed(&["from-json"], json).stdout);
+}
+
+/// [`jtoo`] for an input larger than a pipe holds: written from another
+/// thread while the output is read.
+fn fed(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
+    use std::io::Write;
+    let mut child = common::spawn(args);
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}

@@ -23,7 +23,9 @@ pub struct Args {
     /// none): pretty --in-place formats it keeping them.
     #[arg(long, requires = "files")]
     in_place: bool,
-    /// Input files (stdin when none, or -).
+    /// Input files (stdin when none, or -). Invalid input writes nothing,
+    /// except standard input longer than 8 MiB: it is formatted as it is
+    /// read, so on an error the part before it has been written (exit 1).
     files: Vec<PathBuf>,
 }
 
@@ -32,8 +34,10 @@ pub struct Args {
 /// diagnostic on stderr, nothing on stdout for it) or, with `--check`, not
 /// canonical; 2 for usage or I/O errors. An input of up to 8 MiB is read
 /// whole; a longer one is formatted as it is read, in bounded memory (a
-/// window of the input, not the input), so when it turns out invalid the
-/// part before the error has been written.
+/// window of the input, not the input). A longer FILE is read twice, a
+/// first pass checking it, so invalid input writes nothing; standard input
+/// longer than 8 MiB cannot be read twice, so when it turns out invalid the
+/// part before the error has been written (partial output, exit 1).
 pub fn run(args: Args) -> u8 {
     let syntax = Syntax::new(args.htoo);
     let mut out = Out::new();
@@ -93,9 +97,10 @@ fn format_one(file: Option<&Path>, syntax: Syntax, args: &Args, out: &mut Out) -
 
 /// [`format_one`] for an input longer than [`crate::io::HOLD`], in one
 /// streaming pass (two for a file that `--in-place` rewrites): memory
-/// stays bounded whatever the input's size. Written to stdout as it is
-/// read, so an input that turns out invalid leaves the part before the
-/// error there (exit 1, as always).
+/// stays bounded whatever the input's size. A FILE is checked in a first
+/// pass and written in a second; standard input is written to stdout as
+/// it is read, so when it turns out invalid the part before the error is
+/// left there (exit 1, as always).
 fn format_streamed(
     file: Option<&Path>,
     mut input: Input,
@@ -157,12 +162,21 @@ fn format_streamed(
         };
     }
     let mut reader = input.stream(head, syntax);
+    let name = input.name.clone();
+    if let Some(path) = file {
+        // A file can be read twice: checked first, so that invalid input
+        // writes nothing.
+        if let Err(e) = drain(&mut reader) {
+            return Err(report_streamed(syntax, &name, &reader, &e));
+        }
+        reader = Input::open(Some(path))?.stream(Vec::new(), syntax);
+    }
     let mut sink = out.as_write();
     match reader.write_canonical(&mut sink) {
         Ok(_) => out.write(b"\n"),
         Err(e) => Err(sink
             .failed
-            .unwrap_or_else(|| report_streamed(syntax, &input.name, &reader, &e))),
+            .unwrap_or_else(|| report_streamed(syntax, &name, &reader, &e))),
     }
 }
 

@@ -1,9 +1,10 @@
 //! `jtoo from-json [--lines] [--null-error] [FILE]`: JSON (or JSON Lines) as
 //! canonical JTOO.
 
-use crate::io::{Input, MAX_TOKEN, Out, Status, each_line, report_short, say};
+use crate::io::{Head, Input, MAX_TOKEN, Next, Out, Status, each_line, report_short, say};
 use jtoo::json::{FromJsonOptions, NullPolicy};
-use std::path::PathBuf;
+use std::io::{BufRead, Read};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `jtoo from-json`.
 #[derive(clap::Args)]
@@ -16,8 +17,12 @@ pub struct Args {
     /// out and any other null is an error).
     #[arg(long)]
     null_error: bool,
-    /// Input file (stdin when absent or -). Read in one streaming pass in
-    /// bounded memory, whatever its size.
+    /// Input file (stdin when absent or -). Up to 8 MiB is converted in
+    /// memory and written only once known valid; a longer FILE is read
+    /// twice in bounded memory (checked, then converted), so invalid input
+    /// writes nothing. Standard input longer than 8 MiB is converted as it
+    /// is read: on an error, the JTOO of what came before it has already
+    /// been written (partial output, exit 1).
     file: Option<PathBuf>,
 }
 
@@ -27,13 +32,18 @@ pub struct Args {
 /// reported as `file:line:col: message` (nothing more is printed after
 /// it); 2 for usage or I/O errors.
 ///
-/// Without `--lines` the input (file or stdin) is converted as it is read
-/// (`jtoo::json::stream`), in memory bounded by a fixed buffer and the
-/// longest string or number (at most 256 MiB, as `fmt` and `check`
-/// allow), so inputs larger than memory convert. The
-/// output is the same bytes as converting the whole input at once; but on
-/// invalid input, the JTOO of everything before the error has already been
-/// written to stdout (without a final `\n`) and stays there.
+/// Without `--lines`, nothing is written for invalid input, except from
+/// a stream too long to hold: an input of up to 8 MiB (`crate::io::HOLD`)
+/// is converted into memory and written once it is known to be valid; a
+/// longer FILE is read twice in bounded memory (`jtoo::json::stream`), a
+/// first pass that checks it and a second that writes its JTOO as it
+/// reads, so files larger than memory convert; standard input longer than
+/// 8 MiB cannot be read twice and is converted as it is read, in memory
+/// bounded by a fixed buffer and the longest string or number (at most
+/// 256 MiB, as `fmt` and `check` allow): on invalid input, the JTOO of
+/// everything before the error has then already been written to stdout
+/// (without a final `\n`) and stays there. The output is the same bytes
+/// on every path.
 pub fn run(args: Args) -> u8 {
     let mut out = Out::new();
     let status = convert(&args, &mut out).err().unwrap_or(0);
@@ -52,15 +62,71 @@ fn convert(args: &Args, out: &mut Out) -> Status {
         let convert = |json: &[u8]| to_jtoo(json).and_then(|v| jtoo::to_vec(&v));
         return each_line(&mut input, out, &probe, &convert);
     }
-    let mut reader = jtoo::json::stream::Reader::new(&mut input.reader)
-        .with_options(&options)
+    let probe = |json: &[u8]| jtoo::json::from_json_slice_with(json, &options).map(drop);
+    let head = match input.head(&probe)? {
+        // All of it: converted into memory, written only when valid.
+        Head::Whole(Next::Doc(bytes) | Next::Invalid(bytes, _)) => {
+            let mut jtoo = Vec::with_capacity(bytes.len() + 1);
+            return match stream(&bytes[..], &options, &input.name, &mut jtoo) {
+                Ok(()) => out.line(&jtoo),
+                Err(status) => Err(status),
+            };
+        }
+        Head::Whole(Next::End) => Vec::new(),
+        Head::Part(head) => head,
+    };
+    let file = args.file.as_deref().filter(|p| *p != Path::new("-"));
+    if let Some(path) = file {
+        // A first pass checks the file, so invalid input writes nothing.
+        let rest = std::io::Cursor::new(head).chain(&mut input.reader);
+        stream(rest, &options, &input.name, &mut std::io::sink())?;
+        let mut again = Input::open(Some(path))?;
+        let name = again.name.clone();
+        return stream_out(&mut again.reader, &options, &name, out);
+    }
+    let mut rest = std::io::Cursor::new(head).chain(&mut input.reader);
+    stream_out(&mut rest, &options, &input.name, out)
+}
+
+/// Converts the JSON read from `src` into `sink`, reporting an error of
+/// the input named `name` (exit status 1, or 2 for a read error).
+fn stream(
+    src: impl Read,
+    options: &FromJsonOptions,
+    name: &str,
+    sink: &mut impl std::io::Write,
+) -> Status {
+    let mut reader = jtoo::json::stream::Reader::new(src)
+        .with_options(options)
+        .with_max_token(MAX_TOKEN);
+    match reader.write_jtoo(sink) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(report_streamed_json(
+            name,
+            reader.held_from(e.offset()),
+            &e,
+            None,
+        )),
+    }
+}
+
+/// Converts the JSON read from `src` to stdout as it is read, and a final
+/// `\n`.
+fn stream_out(
+    src: &mut dyn BufRead,
+    options: &FromJsonOptions,
+    name: &str,
+    out: &mut Out,
+) -> Status {
+    let mut reader = jtoo::json::stream::Reader::new(src)
+        .with_options(options)
         .with_max_token(MAX_TOKEN);
     let mut sink = out.as_write();
     match reader.write_jtoo(&mut sink) {
         Ok(_) => out.write(b"\n"),
         Err(e) => {
             let held = reader.held_from(e.offset());
-            Err(report_streamed_json(&input.name, held, &e, sink.failed))
+            Err(report_streamed_json(name, held, &e, sink.failed))
         }
     }
 }
