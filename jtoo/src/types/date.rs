@@ -50,7 +50,7 @@ enum Kind {
 /// assert_eq!(Date::from_week_day(2020, 53, 5)?.to_string(), "D2020-W53-5");
 /// # Ok::<(), jtoo::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Date {
     year: u16,
     kind: Kind,

@@ -35,7 +35,7 @@ use crate::types::{Date, Offset, Time, TimePrecision};
 /// assert!(DateTime::new(Some(Date::from_year(2023)?), Some(Time::from_hour(10)?), None).is_err());
 /// # Ok::<(), jtoo::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DateTime {
     date: Option<Date>,
     time: Option<Time>,

@@ -412,12 +412,6 @@ impl fmt::Display for Decimal {
     }
 }
 
-impl fmt::Debug for Decimal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Decimal({self})")
-    }
-}
-
 impl FromStr for Decimal {
     type Err = Error;
     fn from_str(s: &str) -> Result<Decimal, Error> {

@@ -146,12 +146,6 @@ impl fmt::Display for Integer {
     }
 }
 
-impl fmt::Debug for Integer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Integer({self})")
-    }
-}
-
 impl FromStr for Integer {
     type Err = Error;
     fn from_str(s: &str) -> Result<Integer, Error> {

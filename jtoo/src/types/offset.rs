@@ -24,7 +24,7 @@ use crate::error::{Error, ErrorKind};
 /// assert!("+0800".parse::<Offset>().is_err()); // written `+08`
 /// # Ok::<(), jtoo::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Offset {
     minutes: i16,
 }

@@ -69,7 +69,7 @@ impl TimePrecision {
 /// assert_ne!(Time::from_hms_milli(10, 20, 30, 0)?, Time::from_hms(10, 20, 30)?);
 /// # Ok::<(), jtoo::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Time {
     hour: u8,
     minute: u8,

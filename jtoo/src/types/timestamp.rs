@@ -91,7 +91,7 @@ impl TimestampPrecision {
 /// assert!("S-0".parse::<Timestamp>().is_err());
 /// # Ok::<(), jtoo::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Timestamp {
     secs: i64,
     nanos: u32,
