@@ -1,0 +1,1066 @@
+//! Python bindings of the JTOO core: the `jtoo._jtoo` extension module.
+//!
+//! Thin by rule: every grammar, encoding, frame, greeting and packet rule
+//! lives in the Rust crates (`jtoo`, `htoo`, `jtoo-frame`, `jte`,
+//! `spec-tests`); this module converts Python objects to `jtoo::Value`s and
+//! back, and Rust errors to Python exceptions. The mapping is documented in
+//! the package's README.md and in `python/jtoo/__init__.py`.
+#![forbid(unsafe_code)]
+
+use bytes::BytesMut;
+use jtoo::{
+    Date, DateTime as JDateTime, Decimal, Integer, Item, List, Offset, Pair as JPair, Str, Time,
+    TimePrecision, Timestamp as JTimestamp, TimestampPrecision, Value,
+};
+use jtoo_frame::{Frame as JFrame, FrameCodec, Greeting};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType,
+};
+use tokio_util::codec::Decoder;
+
+/// How deeply `dumps` follows nested Python lists and dicts (the parser's
+/// default depth limit: what `loads` reads back). Deeper data, or a list
+/// that contains itself, is refused with `ValueError`.
+const MAX_DEPTH: usize = jtoo::Options::DEFAULT_MAX_DEPTH;
+
+static DECIMAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static DATE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static TIME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static DATETIME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static TIMEDELTA: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static TIMEZONE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static FRAME_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static PACKET_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+fn decimal_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    DECIMAL.import(py, "decimal", "Decimal")
+}
+fn date_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    DATE.import(py, "datetime", "date")
+}
+fn time_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    TIME.import(py, "datetime", "time")
+}
+fn datetime_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    DATETIME.import(py, "datetime", "datetime")
+}
+fn timedelta_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    TIMEDELTA.import(py, "datetime", "timedelta")
+}
+fn timezone_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    TIMEZONE.import(py, "datetime", "timezone")
+}
+
+/// An exception of one of the package's Python error classes
+/// (`jtoo._errors`), built with `args`.
+fn py_error<'py, A>(
+    py: Python<'py>,
+    cell: &PyOnceLock<Py<PyType>>,
+    name: &str,
+    args: A,
+) -> PyErr
+where
+    A: pyo3::call::PyCallArgs<'py>,
+{
+    let made = cell
+        .import(py, "jtoo._errors", name)
+        .and_then(|ty| ty.call1(args));
+    match made {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(e) => e,
+    }
+}
+
+fn frame_error(py: Python<'_>, e: impl std::fmt::Display) -> PyErr {
+    py_error(py, &FRAME_ERROR, "FrameError", (e.to_string(),))
+}
+
+fn packet_error(py: Python<'_>, e: impl std::fmt::Display) -> PyErr {
+    py_error(py, &PACKET_ERROR, "PacketError", (e.to_string(),))
+}
+
+// ---------------------------------------------------------------------------
+// Input bytes
+
+/// The bytes of a `str` (UTF-8), `bytes`, `bytearray` or `memoryview`.
+enum Input<'py> {
+    Str(std::borrow::Cow<'py, str>),
+    Bytes(&'py [u8]),
+    Owned(Vec<u8>),
+}
+
+impl Input<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Input::Str(s) => s.as_bytes(),
+            Input::Bytes(b) => b,
+            Input::Owned(v) => v,
+        }
+    }
+    fn is_str(&self) -> bool {
+        matches!(self, Input::Str(_))
+    }
+}
+
+fn input<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<Input<'a>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Input::Str(s.to_cow()?));
+    }
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Input::Bytes(b.as_bytes()));
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(Input::Owned(b.to_vec()));
+    }
+    if let Ok(v) = obj.extract::<Vec<u8>>() {
+        if !obj.is_instance_of::<PyList>() && !obj.is_instance_of::<PyTuple>() {
+            return Ok(Input::Owned(v));
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be str, bytes or bytearray, not {}",
+        type_name(obj)
+    )))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".to_string())
+}
+
+/// `jtoo.DecodeError(msg, doc, pos, lineno, colno)` for a parse error;
+/// `pos` counts characters when the document was a `str` (as
+/// `json.JSONDecodeError` does), bytes otherwise.
+fn decode_error(py: Python<'_>, e: &jtoo::Error, doc: &Bound<'_, PyAny>, src: &Input) -> PyErr {
+    let bytes = src.bytes();
+    let offset = e.offset().min(bytes.len());
+    let pos = if src.is_str() {
+        // Code points before the offset: every byte that is not a UTF-8
+        // continuation byte.
+        bytes[..offset]
+            .iter()
+            .filter(|&&b| (b as i8) >= -0x40)
+            .count()
+    } else {
+        offset
+    };
+    let (line, column) = match e.position() {
+        Some(p) => (p.line, p.column),
+        None => (1, 1),
+    };
+    py_error(
+        py,
+        &DECODE_ERROR,
+        "DecodeError",
+        (e.message(), doc.clone(), pos, line, column),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Value -> Python
+
+fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Bytes(b) => PyBytes::new(py, b).into_any(),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Integer(i) => integer_to_py(py, i)?,
+        Value::Decimal(d) => decimal_type(py)?.call1((d.to_plain_string(),))?,
+        Value::DateTime(d) => datetime_to_py(py, d)?,
+        Value::Timestamp(t) => Bound::new(py, Timestamp(*t))?.into_any(),
+        Value::List(list) => list_to_py(py, list)?,
+    })
+}
+
+fn integer_to_py<'py>(py: Python<'py>, i: &Integer) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(small) = i.to_i64() {
+        return Ok(small.into_pyobject(py)?.into_any());
+    }
+    let magnitude = i.magnitude().into_pyobject(py)?.into_any();
+    if i.is_negative() {
+        magnitude.neg()
+    } else {
+        Ok(magnitude)
+    }
+}
+
+fn list_to_py<'py>(py: Python<'py>, list: &List) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(values) = list.values() {
+        let items = values
+            .iter()
+            .map(|v| to_py(py, v))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(PyList::new(py, items)?.into_any());
+    }
+    if let Some(pairs) = list.pairs() {
+        // A record: a dict, when every key is a string and no key repeats.
+        if pairs.iter().all(|p| matches!(p.key(), Value::String(_))) {
+            let dict = PyDict::new(py);
+            for p in pairs {
+                let Value::String(k) = p.key() else { break };
+                dict.set_item(PyString::new(py, k), to_py(py, p.value())?)?;
+            }
+            if dict.len() == pairs.len() {
+                return Ok(dict.into_any());
+            }
+        }
+    }
+    // A list with a pair that cannot be a dict entry: Pair objects in a list.
+    let mut items = Vec::with_capacity(list.len());
+    for item in list.iter() {
+        items.push(match item.as_pair() {
+            Some(p) => Bound::new(
+                py,
+                Pair {
+                    key: to_py(py, p.key())?.unbind(),
+                    value: to_py(py, p.value())?.unbind(),
+                },
+            )?
+            .into_any(),
+            None => to_py(py, item.value())?,
+        });
+    }
+    Ok(PyList::new(py, items)?.into_any())
+}
+
+/// A `Time` that `datetime.time` holds exactly: whole seconds (precision
+/// `Second`) or a non-zero count of microseconds (precision `Microsecond`),
+/// and no leap second. Returns (hour, minute, second, microsecond).
+fn native_time(t: &Time) -> Option<(u8, u8, u8, u32)> {
+    let exact = match t.precision() {
+        TimePrecision::Second => true,
+        TimePrecision::Microsecond => t.nanosecond() != 0,
+        _ => false,
+    };
+    (exact && t.second() <= 59).then(|| (t.hour(), t.minute(), t.second(), t.nanosecond() / 1000))
+}
+
+/// A year-month-day date that `datetime.date` holds (years 1 to 9999).
+fn native_date(d: &Date) -> Option<(u16, u8, u8)> {
+    if d.is_week_date() || !d.is_full_day() {
+        return None;
+    }
+    d.to_ymd().filter(|(y, _, _)| *y >= 1)
+}
+
+fn tzinfo<'py>(py: Python<'py>, offset: Option<Offset>) -> PyResult<Bound<'py, PyAny>> {
+    match offset {
+        None => Ok(py.None().into_bound(py)),
+        Some(o) => {
+            let delta = timedelta_type(py)?.call1((0, i64::from(o.minutes()) * 60))?;
+            timezone_type(py)?.call1((delta,))
+        }
+    }
+}
+
+fn datetime_to_py<'py>(py: Python<'py>, d: &JDateTime) -> PyResult<Bound<'py, PyAny>> {
+    let date = d.date().map(|x| native_date(&x));
+    let time = d.time().map(|x| native_time(&x));
+    match (date, time, d.offset()) {
+        (Some(Some((y, m, day))), None, None) => date_type(py)?.call1((y, m, day)),
+        (None, Some(Some((h, mi, s, us))), offset) => {
+            time_type(py)?.call1((h, mi, s, us, tzinfo(py, offset)?))
+        }
+        (Some(Some((y, m, day))), Some(Some((h, mi, s, us))), offset) => {
+            datetime_type(py)?.call1((y, m, day, h, mi, s, us, tzinfo(py, offset)?))
+        }
+        _ => Ok(Bound::new(py, DateTime(*d))?.into_any()),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Python -> Value
+
+/// Converts `obj` to a JTOO value; `default` as in `json.dumps`.
+struct ToValue<'a, 'py> {
+    py: Python<'py>,
+    default: Option<&'a Bound<'py, PyAny>>,
+}
+
+fn too_deep() -> PyErr {
+    PyValueError::new_err(format!(
+        "nested deeper than {MAX_DEPTH} lists (or a circular reference)"
+    ))
+}
+
+impl<'py> ToValue<'_, 'py> {
+    fn value(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Value> {
+        let py = self.py;
+        if let Ok(s) = obj.cast_exact::<PyString>() {
+            return Ok(Value::String(Str::from(&*s.to_cow()?)));
+        }
+        if let Ok(d) = obj.cast::<PyDict>() {
+            return self.dict(d, depth);
+        }
+        if let Ok(l) = obj.cast::<PyList>() {
+            if depth >= MAX_DEPTH {
+                return Err(too_deep());
+            }
+            let mut items = Vec::with_capacity(l.len());
+            for x in l.iter() {
+                items.push(self.item(&x, depth + 1)?);
+            }
+            return Ok(Value::List(List::from(items)));
+        }
+        if let Ok(b) = obj.cast::<PyBool>() {
+            return Ok(Value::Bool(b.is_true()));
+        }
+        if let Ok(i) = obj.cast::<PyInt>() {
+            return int_to_value(i);
+        }
+        if let Ok(f) = obj.cast::<PyFloat>() {
+            return Decimal::from_f64(f.value()).map(Value::Decimal).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "Out of range float values are not JTOO compliant: {}",
+                    f.value()
+                ))
+            });
+        }
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(Value::String(Str::from(&*s.to_cow()?)));
+        }
+        if obj.is_instance(decimal_type(py)?)? {
+            return decimal_to_value(obj);
+        }
+        if let Ok(b) = obj.cast::<PyBytes>() {
+            return Ok(Value::Bytes(b.as_bytes().to_vec()));
+        }
+        if let Ok(b) = obj.cast::<PyByteArray>() {
+            return Ok(Value::Bytes(b.to_vec()));
+        }
+        if let Ok(t) = obj.cast::<PyTuple>() {
+            if depth >= MAX_DEPTH {
+                return Err(too_deep());
+            }
+            let mut items = Vec::with_capacity(t.len());
+            for x in t.iter() {
+                items.push(self.item(&x, depth + 1)?);
+            }
+            return Ok(Value::List(List::from(items)));
+        }
+        if let Ok(d) = obj.cast::<DateTime>() {
+            return Ok(Value::DateTime(d.get().0));
+        }
+        if let Ok(t) = obj.cast::<Timestamp>() {
+            return Ok(Value::Timestamp(t.get().0));
+        }
+        if obj.is_instance(datetime_type(py)?)? {
+            return native_datetime_to_value(obj, true, true);
+        }
+        if obj.is_instance(date_type(py)?)? {
+            return native_datetime_to_value(obj, true, false);
+        }
+        if obj.is_instance(time_type(py)?)? {
+            return native_datetime_to_value(obj, false, true);
+        }
+        if obj.is_none() {
+            return Err(PyTypeError::new_err(
+                "None is not JTOO serializable (JTOO has no null; leave the field out)",
+            ));
+        }
+        if obj.cast::<Pair>().is_ok() {
+            return Err(PyTypeError::new_err(
+                "a jtoo.Pair may only stand as an item of a list",
+            ));
+        }
+        if let Some(default) = self.default {
+            if depth >= MAX_DEPTH {
+                return Err(too_deep());
+            }
+            let replaced = default.call1((obj,))?;
+            return self.value(&replaced, depth + 1);
+        }
+        Err(PyTypeError::new_err(format!(
+            "Object of type {} is not JTOO serializable",
+            type_name(obj)
+        )))
+    }
+
+    fn item(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Item> {
+        if let Ok(p) = obj.cast::<Pair>() {
+            let p = p.get();
+            let key = self.value(p.key.bind(self.py), depth)?;
+            let value = self.value(p.value.bind(self.py), depth)?;
+            return JPair::new(key, value)
+                .map(Item::Pair)
+                .map_err(|e| PyValueError::new_err(e.to_string()));
+        }
+        self.value(obj, depth).map(Item::Value)
+    }
+
+    fn dict(&self, d: &Bound<'py, PyDict>, depth: usize) -> PyResult<Value> {
+        if depth >= MAX_DEPTH {
+            return Err(too_deep());
+        }
+        let mut pairs = Vec::with_capacity(d.len());
+        for (k, v) in d.iter() {
+            let value = self.value(&v, depth + 1)?;
+            let pair = if let Ok(s) = k.cast_exact::<PyString>() {
+                JPair::with_str_key(Str::from(&*s.to_cow()?), value)
+            } else {
+                let key = self.value(&k, depth + 1)?;
+                JPair::new(key, value).map_err(|e| PyValueError::new_err(e.to_string()))?
+            };
+            pairs.push(pair);
+        }
+        Ok(Value::List(List::from_pairs(pairs)))
+    }
+}
+
+fn out_of_range_int() -> PyErr {
+    PyValueError::new_err("integer out of JTOO's range -(2**128-1) to 2**128-1")
+}
+
+fn int_to_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
+    if let Ok(small) = i.extract::<i64>() {
+        return Ok(Value::Integer(Integer::from(small)));
+    }
+    if let Ok(big) = i.extract::<u128>() {
+        return Ok(Value::Integer(Integer::from(big)));
+    }
+    let magnitude = i.neg()?;
+    match magnitude.extract::<u128>() {
+        Ok(m) => Ok(Value::Integer(Integer::new(true, m))),
+        Err(_) => Err(out_of_range_int()),
+    }
+}
+
+/// A `decimal.Decimal` from its `as_tuple()`: sign, digits and exponent.
+fn decimal_to_value(d: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let (sign, digits, exponent): (u8, Bound<'_, PyTuple>, Bound<'_, PyAny>) =
+        d.call_method0("as_tuple")?.extract()?;
+    let Ok(exponent) = exponent.extract::<i64>() else {
+        return Err(PyValueError::new_err(format!(
+            "Decimal {} is not JTOO compliant (JTOO decimals are finite)",
+            d.str()?
+        )));
+    };
+    let mut coefficient: u128 = 0;
+    for digit in digits.iter() {
+        let digit: u8 = digit.extract()?;
+        coefficient = coefficient
+            .checked_mul(10)
+            .and_then(|c| c.checked_add(u128::from(digit)))
+            .ok_or_else(|| {
+                PyValueError::new_err("Decimal has more significant digits than JTOO holds (38)")
+            })?;
+    }
+    Decimal::from_scientific(sign != 0, coefficient, exponent)
+        .map(Value::Decimal)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn range_err(e: jtoo::Error) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A `datetime.date`, `datetime.time` or `datetime.datetime` (its fields;
+/// `tzinfo` becomes the offset, which must be whole minutes).
+fn native_datetime_to_value(obj: &Bound<'_, PyAny>, has_date: bool, has_time: bool) -> PyResult<Value> {
+    let date = if has_date {
+        let (y, m, d): (u16, u8, u8) = (
+            obj.getattr("year")?.extract()?,
+            obj.getattr("month")?.extract()?,
+            obj.getattr("day")?.extract()?,
+        );
+        Some(Date::from_ymd(y, m, d).map_err(range_err)?)
+    } else {
+        None
+    };
+    let (time, offset) = if has_time {
+        let (h, mi, s, us): (u8, u8, u8, u32) = (
+            obj.getattr("hour")?.extract()?,
+            obj.getattr("minute")?.extract()?,
+            obj.getattr("second")?.extract()?,
+            obj.getattr("microsecond")?.extract()?,
+        );
+        let time = if us == 0 {
+            Time::from_hms(h, mi, s)
+        } else {
+            Time::from_hms_micro(h, mi, s, us)
+        }
+        .map_err(range_err)?;
+        let delta = obj.call_method0("utcoffset")?;
+        let offset = if delta.is_none() {
+            None
+        } else {
+            let (days, secs, micros): (i64, i64, i64) = (
+                delta.getattr("days")?.extract()?,
+                delta.getattr("seconds")?.extract()?,
+                delta.getattr("microseconds")?.extract()?,
+            );
+            let total = days * 86_400 + secs;
+            if micros != 0 || total % 60 != 0 {
+                return Err(PyValueError::new_err(
+                    "a UTC offset must be whole minutes to be written in JTOO",
+                ));
+            }
+            let minutes = i32::try_from(total / 60).map_err(|_| {
+                PyValueError::new_err("UTC offset out of range")
+            })?;
+            Some(Offset::from_minutes(minutes).map_err(range_err)?)
+        };
+        (Some(time), offset)
+    } else {
+        (None, None)
+    };
+    JDateTime::new(date, time, offset)
+        .map(Value::DateTime)
+        .map_err(range_err)
+}
+
+fn to_value(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
+    ToValue {
+        py: obj.py(),
+        default,
+    }
+    .value(obj, 0)
+}
+
+// ---------------------------------------------------------------------------
+// Classes
+
+/// A pair `key:value` that stands in a list (see the README: a list mixing
+/// pairs and plain values, or a record whose keys are not all distinct
+/// strings, comes out of `loads` as a list holding `Pair`s).
+#[pyclass(frozen, module = "jtoo")]
+struct Pair {
+    #[pyo3(get)]
+    key: Py<PyAny>,
+    #[pyo3(get)]
+    value: Py<PyAny>,
+}
+
+#[pymethods]
+impl Pair {
+    #[new]
+    fn new(key: Py<PyAny>, value: Py<PyAny>) -> Pair {
+        Pair { key, value }
+    }
+
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str) {
+        ("key", "value")
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "jtoo.Pair({}, {})",
+            self.key.bind(py).repr()?,
+            self.value.bind(py).repr()?
+        ))
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(other) = other.cast::<Pair>() else {
+            return Ok(false);
+        };
+        let other = other.get();
+        Ok(self.key.bind(py).eq(other.key.bind(py))?
+            && self.value.bind(py).eq(other.value.bind(py))?)
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyTuple::new(py, [self.key.bind(py), self.value.bind(py)])?.hash()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        PyTuple::new(py, [self.key.bind(py), self.value.bind(py)])?
+            .as_any()
+            .try_iter()
+            .map(|i| i.into_any())
+    }
+}
+
+/// A JTOO date/time that `datetime` cannot hold exactly: a year or
+/// year-month, a week or week day, a time of hour or minute precision or
+/// with a millisecond or nanosecond fraction, a leap second, a date with an
+/// offset but no time. Made from its canonical JTOO text
+/// (`jtoo.DateTime("D2024-W05")`); fields are `None` when absent.
+#[pyclass(frozen, eq, hash, ord, module = "jtoo")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct DateTime(JDateTime);
+
+#[pymethods]
+impl DateTime {
+    #[new]
+    fn new(text: &str) -> PyResult<DateTime> {
+        text.parse::<JDateTime>().map(DateTime).map_err(range_err)
+    }
+    #[getter]
+    fn year(&self) -> Option<u16> {
+        self.0.date().map(|d| d.year())
+    }
+    #[getter]
+    fn month(&self) -> Option<u8> {
+        self.0.date().and_then(|d| d.month())
+    }
+    #[getter]
+    fn day(&self) -> Option<u8> {
+        self.0.date().and_then(|d| d.day())
+    }
+    #[getter]
+    fn week(&self) -> Option<u8> {
+        self.0.date().and_then(|d| d.week())
+    }
+    #[getter]
+    fn weekday(&self) -> Option<u8> {
+        self.0.date().and_then(|d| d.week_day())
+    }
+    #[getter]
+    fn hour(&self) -> Option<u8> {
+        self.0.time().map(|t| t.hour())
+    }
+    #[getter]
+    fn minute(&self) -> Option<u8> {
+        self.0.time().map(|t| t.minute())
+    }
+    #[getter]
+    fn second(&self) -> Option<u8> {
+        self.0.time().map(|t| t.second())
+    }
+    #[getter]
+    fn nanosecond(&self) -> Option<u32> {
+        self.0.time().map(|t| t.nanosecond())
+    }
+    /// The time's precision: "hour", "minute", "second", "millisecond",
+    /// "microsecond" or "nanosecond"; `None` without a time.
+    #[getter]
+    fn precision(&self) -> Option<&'static str> {
+        self.0.time().map(|t| match t.precision() {
+            TimePrecision::Hour => "hour",
+            TimePrecision::Minute => "minute",
+            TimePrecision::Second => "second",
+            TimePrecision::Millisecond => "millisecond",
+            TimePrecision::Microsecond => "microsecond",
+            TimePrecision::Nanosecond => "nanosecond",
+        })
+    }
+    /// Minutes east of UTC, `None` without an offset.
+    #[getter]
+    fn offset_minutes(&self) -> Option<i32> {
+        self.0.offset().map(|o| o.minutes())
+    }
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!("jtoo.DateTime({:?})", self.0.to_string())
+    }
+}
+
+/// A JTOO timestamp (`S1_709_528_240.001`): seconds since 1970-01-01 UTC
+/// and a fraction held exactly at its precision (0, 3, 6 or 9 digits).
+#[pyclass(frozen, eq, hash, ord, module = "jtoo")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Timestamp(JTimestamp);
+
+#[pymethods]
+impl Timestamp {
+    #[new]
+    fn new(text: &str) -> PyResult<Timestamp> {
+        text.parse::<JTimestamp>().map(Timestamp).map_err(range_err)
+    }
+    /// From seconds, nanoseconds and a precision of 0, 3, 6 or 9 fraction
+    /// digits (the finest that `nanoseconds` needs when not given).
+    #[staticmethod]
+    #[pyo3(signature = (seconds, nanoseconds = 0, digits = None))]
+    fn from_parts(seconds: i64, nanoseconds: u32, digits: Option<u32>) -> PyResult<Timestamp> {
+        let precision = match digits {
+            Some(0) => TimestampPrecision::Seconds,
+            Some(3) => TimestampPrecision::Milliseconds,
+            Some(6) => TimestampPrecision::Microseconds,
+            Some(9) => TimestampPrecision::Nanoseconds,
+            Some(_) => return Err(PyValueError::new_err("digits must be 0, 3, 6 or 9")),
+            None if nanoseconds == 0 => TimestampPrecision::Seconds,
+            None if nanoseconds % 1_000_000 == 0 => TimestampPrecision::Milliseconds,
+            None if nanoseconds % 1_000 == 0 => TimestampPrecision::Microseconds,
+            None => TimestampPrecision::Nanoseconds,
+        };
+        JTimestamp::new(seconds, nanoseconds, precision)
+            .map(Timestamp)
+            .map_err(range_err)
+    }
+    /// Whole seconds since the epoch (floor: `S-1.500` has -2).
+    #[getter]
+    fn seconds(&self) -> i64 {
+        self.0.secs()
+    }
+    /// Nanoseconds after `seconds`, 0 to 999_999_999.
+    #[getter]
+    fn nanoseconds(&self) -> u32 {
+        self.0.subsec_nanos()
+    }
+    /// Fraction digits written: 0, 3, 6 or 9.
+    #[getter]
+    fn digits(&self) -> u32 {
+        self.0.precision().digits()
+    }
+    /// The exact time since the epoch in nanoseconds.
+    fn as_nanos(&self) -> i128 {
+        self.0.as_nanos()
+    }
+    /// An aware `datetime` in UTC; `ValueError` when the timestamp has a
+    /// non-zero digit finer than a microsecond (datetime would lose it) or
+    /// lies outside datetime's years 1 to 9999.
+    fn to_datetime<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let nanos = self.0.subsec_nanos();
+        if nanos % 1000 != 0 {
+            return Err(PyValueError::new_err(format!(
+                "{} has nanoseconds that datetime cannot hold",
+                self.0
+            )));
+        }
+        let utc = timezone_type(py)?.getattr("utc")?;
+        let epoch = datetime_type(py)?.call1((1970, 1, 1, 0, 0, 0, 0, utc))?;
+        let delta = timedelta_type(py)?.call1((0, self.0.secs(), nanos / 1000))?;
+        epoch.add(delta)
+    }
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!("jtoo.Timestamp({:?})", self.0.to_string())
+    }
+}
+
+/// One decoded frame: its JTOO section (`None` when absent) and its binary
+/// section.
+#[pyclass(frozen, module = "jtoo")]
+struct Frame(JFrame);
+
+#[pymethods]
+impl Frame {
+    /// The JTOO section's canonical text, or `None`.
+    #[getter]
+    fn jtoo<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        self.0.jtoo().map(|b| PyBytes::new(py, b))
+    }
+    #[getter]
+    fn binary<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.binary())
+    }
+    /// The JTOO section's value (as `loads` gives it), or `None`.
+    fn value<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.0.value() {
+            Ok(Some(v)) => to_py(py, &v).map(Some),
+            Ok(None) => Ok(None),
+            Err(e) => Err(frame_error(py, e)),
+        }
+    }
+    /// The frame's bytes on the wire.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = self.0.to_bytes().map_err(|e| frame_error(py, e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Frame>()
+            .is_ok_and(|o| o.get().0.jtoo() == self.0.jtoo() && o.get().0.binary() == self.0.binary())
+    }
+    fn __repr__(&self) -> String {
+        let jtoo = self
+            .0
+            .jtoo()
+            .map_or("None".to_string(), |b| format!("{:?}", String::from_utf8_lossy(b)));
+        format!("jtoo.Frame(jtoo={jtoo}, binary={} bytes)", self.0.binary().len())
+    }
+}
+
+/// An incremental frame decoder: `feed(data)` returns the frames completed
+/// so far. It holds only the bytes of the frame in progress (what has
+/// arrived, never what a header declares). After an error it stays failed.
+#[pyclass(module = "jtoo")]
+struct FrameDecoder {
+    codec: FrameCodec,
+    buf: BytesMut,
+}
+
+#[pymethods]
+impl FrameDecoder {
+    #[new]
+    #[pyo3(signature = (*, max_jtoo_len = None, max_binary_len = None, max_frame_len = None))]
+    fn new(
+        max_jtoo_len: Option<usize>,
+        max_binary_len: Option<usize>,
+        max_frame_len: Option<usize>,
+    ) -> FrameDecoder {
+        let mut builder = FrameCodec::builder();
+        if let Some(n) = max_jtoo_len {
+            builder.max_jtoo_len(n);
+        }
+        if let Some(n) = max_binary_len {
+            builder.max_binary_len(n);
+        }
+        if let Some(n) = max_frame_len {
+            builder.max_frame_len(n);
+        }
+        FrameDecoder {
+            codec: builder.new_codec(),
+            buf: BytesMut::new(),
+        }
+    }
+
+    /// Adds `data` and returns every frame it completes (maybe none).
+    /// Raises `jtoo.FrameError` on a malformed frame.
+    fn feed(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Vec<Frame>> {
+        let data = input(data, "data")?;
+        self.buf.extend_from_slice(data.bytes());
+        let mut frames = Vec::new();
+        loop {
+            match self.codec.decode(&mut self.buf) {
+                Ok(Some(f)) => frames.push(Frame(f)),
+                Ok(None) => return Ok(frames),
+                Err(e) => {
+                    self.buf = BytesMut::new();
+                    return Err(frame_error(py, e));
+                }
+            }
+        }
+    }
+
+    /// The end of the stream: raises `jtoo.FrameError` when part of a frame
+    /// is still buffered.
+    fn eof(&mut self, py: Python<'_>) -> PyResult<()> {
+        match self.codec.decode_eof(&mut self.buf) {
+            Ok(None) => Ok(()),
+            Ok(Some(_)) => Err(frame_error(py, "a complete frame was left unread")),
+            Err(e) => Err(frame_error(py, e)),
+        }
+    }
+
+    /// Bytes held for the frame in progress.
+    #[getter]
+    fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Functions
+
+fn loads_value(py: Python<'_>, s: &Bound<'_, PyAny>, htoo: bool) -> PyResult<Value> {
+    let src = input(s, "the JTOO document")?;
+    let parsed = if htoo {
+        htoo::from_slice(src.bytes())
+    } else {
+        jtoo::from_slice(src.bytes())
+    };
+    parsed.map_err(|e| decode_error(py, &e, s, &src))
+}
+
+/// Parses one JTOO document (strict; HTOO with `htoo=True`).
+#[pyfunction]
+#[pyo3(signature = (s, *, htoo = false))]
+fn loads<'py>(py: Python<'py>, s: &Bound<'py, PyAny>, htoo: bool) -> PyResult<Bound<'py, PyAny>> {
+    let value = loads_value(py, s, htoo)?;
+    to_py(py, &value)
+}
+
+/// Canonical JTOO text of `obj`.
+#[pyfunction]
+#[pyo3(signature = (obj, *, default = None))]
+fn dumps(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let value = to_value(obj, default)?;
+    jtoo::to_string(&value).map_err(range_err)
+}
+
+/// Pretty HTOO text of `obj` (indented, one item a line where long).
+#[pyfunction]
+#[pyo3(signature = (obj, *, default = None))]
+fn pretty(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let value = to_value(obj, default)?;
+    Ok(htoo::to_string_pretty(&value))
+}
+
+/// Reads JSON text into the values `loads` gives (numbers with a fraction or
+/// exponent become `Decimal`, objects dicts; `null` is refused).
+#[pyfunction]
+fn from_json<'py>(py: Python<'py>, s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let src = input(s, "the JSON document")?;
+    let value = jtoo::json::from_json_slice(src.bytes()).map_err(|e| decode_error(py, &e, s, &src))?;
+    to_py(py, &value)
+}
+
+/// JSON text of `obj` (jtoo's natural JSON mapping: records become objects,
+/// integers and decimals numbers, other scalars strings).
+#[pyfunction]
+#[pyo3(signature = (obj, *, default = None))]
+fn to_json(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    let value = to_value(obj, default)?;
+    Ok(jtoo::json::to_json_string(&value))
+}
+
+/// One frame's bytes: `obj` in the JTOO section (`None`: no JTOO section)
+/// and `binary` in the binary section.
+#[pyfunction]
+#[pyo3(signature = (obj = None, binary = None))]
+fn encode_frame<'py>(
+    py: Python<'py>,
+    obj: Option<&Bound<'py, PyAny>>,
+    binary: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let binary = match binary {
+        Some(b) => input(b, "binary")?.bytes().to_vec(),
+        None => Vec::new(),
+    };
+    let frame = match obj {
+        Some(obj) if !obj.is_none() => {
+            let value = to_value(obj, None)?;
+            JFrame::from_value(&value)
+                .map_err(|e| frame_error(py, e))?
+                .with_binary(binary)
+        }
+        _ => JFrame::from_binary(binary),
+    };
+    let bytes = frame.to_bytes().map_err(|e| frame_error(py, e))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The greeting frame's bytes for `protocol`, with `fields` (a dict of
+/// string keys) after it.
+#[pyfunction]
+#[pyo3(signature = (protocol, fields = None))]
+fn encode_greeting<'py>(
+    py: Python<'py>,
+    protocol: &str,
+    fields: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let mut greeting = Greeting::new(protocol);
+    if let Some(fields) = fields {
+        for (k, v) in fields.iter() {
+            let key: String = k.extract()?;
+            let value = to_value(&v, None)?;
+            greeting.insert(key, value).map_err(|e| frame_error(py, e))?;
+        }
+    }
+    let bytes = greeting
+        .to_frame()
+        .and_then(|f| f.to_bytes())
+        .map_err(|e| frame_error(py, e))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Reads a greeting frame: `(protocol, fields)`. Raises `jtoo.FrameError`
+/// when the frame is not a valid greeting.
+#[pyfunction]
+fn decode_greeting<'py>(
+    py: Python<'py>,
+    frame: &Bound<'py, Frame>,
+) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let greeting = Greeting::from_frame(&frame.get().0).map_err(|e| frame_error(py, e))?;
+    let fields = PyDict::new(py);
+    for (k, v) in greeting.fields() {
+        fields.set_item(k, to_py(py, v)?)?;
+    }
+    Ok((greeting.protocol().to_string(), fields))
+}
+
+/// Whether `frame` is the server's reply to a greeting whose protocol it
+/// does not speak.
+#[pyfunction]
+fn is_unsupported_protocol_reply(frame: &Bound<'_, Frame>) -> bool {
+    jtoo_frame::is_unsupported_protocol_reply(&frame.get().0)
+}
+
+fn json_encoding(encoding: &str) -> PyResult<bool> {
+    match encoding {
+        "jtoo" => Ok(false),
+        "json" => Ok(true),
+        _ => Err(PyValueError::new_err("encoding must be \"jtoo\" or \"json\"")),
+    }
+}
+
+/// A JTE packet (a dict of its fields) as JTOO or JSON bytes.
+#[pyfunction]
+#[pyo3(signature = (packet, encoding = "jtoo"))]
+fn encode_packet<'py>(
+    py: Python<'py>,
+    packet: &Bound<'py, PyAny>,
+    encoding: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let json = json_encoding(encoding)?;
+    let value = to_value(packet, None)?;
+    let packet = jte::Packet::from_owned_value(value).map_err(|e| packet_error(py, e))?;
+    let bytes = if json {
+        packet.to_json_vec()
+    } else {
+        packet.to_jtoo()
+    }
+    .map_err(|e| packet_error(py, e))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Reads a JTE packet from JTOO or JSON bytes: a dict of its fields.
+#[pyfunction]
+#[pyo3(signature = (data, encoding = "jtoo"))]
+fn decode_packet<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    encoding: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let json = json_encoding(encoding)?;
+    let src = input(data, "data")?;
+    let packet = if json {
+        jte::Packet::from_json_slice(src.bytes())
+    } else {
+        jte::Packet::from_jtoo(src.bytes())
+    }
+    .map_err(|e| packet_error(py, e))?;
+    to_py(py, &packet.to_value())
+}
+
+/// The conformance suite's decoder: a document's tagged JSON
+/// (`spec_tests::tagged::to_tagged`), as `jtoo decode` writes it.
+#[pyfunction]
+#[pyo3(signature = (data, *, htoo = false))]
+fn _to_tagged(py: Python<'_>, data: &Bound<'_, PyAny>, htoo: bool) -> PyResult<String> {
+    let value = loads_value(py, data, htoo)?;
+    Ok(spec_tests::tagged::to_tagged(&value).to_string())
+}
+
+/// The conformance suite's encoder: canonical JTOO bytes of tagged JSON, as
+/// `jtoo encode` writes them.
+#[pyfunction]
+fn _from_tagged<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let src = input(data, "data")?;
+    let json = spec_tests::compare::parse_json(src.bytes())
+        .map_err(|e| PyValueError::new_err(format!("not JSON: {e}")))?;
+    let value = spec_tests::tagged::from_tagged(&json)
+        .map_err(|e| PyValueError::new_err(format!("invalid tagged JSON: {e}")))?;
+    let bytes = jtoo::to_vec(&value).map_err(|e| PyValueError::new_err(format!("cannot encode: {e}")))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+#[pymodule]
+fn _jtoo(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Pair>()?;
+    m.add_class::<DateTime>()?;
+    m.add_class::<Timestamp>()?;
+    m.add_class::<Frame>()?;
+    m.add_class::<FrameDecoder>()?;
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(pretty, m)?)?;
+    m.add_function(wrap_pyfunction!(from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(to_json, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_frame, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_greeting, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_greeting, m)?)?;
+    m.add_function(wrap_pyfunction!(is_unsupported_protocol_reply, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_packet, m)?)?;
+    m.add_function(wrap_pyfunction!(_to_tagged, m)?)?;
+    m.add_function(wrap_pyfunction!(_from_tagged, m)?)?;
+    m.add(
+        "UNSUPPORTED_PROTOCOL_REPLY",
+        PyBytes::new(m.py(), jtoo_frame::UNSUPPORTED_PROTOCOL_REPLY),
+    )?;
+    Ok(())
+}
