@@ -44,8 +44,10 @@
 //! (the slowest sender) first, until enough room is coming back. So a few
 //! slow senders of long frames cannot lock new clients out until their
 //! frame timeout: the clients are served and the senders cut. A
-//! connection within its share is never cut for room; it may hold more
-//! while nobody else needs the room.
+//! connection within its share is never cut for room; it may grow past
+//! it only while an eighth of the budget stays free (else it waits for
+//! room, cutting nobody), so slow senders of long frames leave room for
+//! the others and are cut only when that runs out.
 //!
 //! **Accept errors** (such as running out of file descriptors) never stop
 //! the server: it backs off, from 5 ms doubling to 1 s, while the error
@@ -1831,6 +1833,35 @@ mod tests {
             "{cut}"
         );
         drop(hogs);
+    }
+
+    /// A connection over its share grows only while an eighth of the
+    /// budget stays free: a slow sender of a long line leaves room for the
+    /// others, who get in without anybody being cut.
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_over_its_share_leaves_room_for_others() {
+        let server = Server::new(Vec::<String>::new())
+            .memory_budget(1 << 20)
+            .frame_timeout(Duration::from_secs(1000));
+        let s = start_lines(server);
+        let mut hog = s.open(2 << 20);
+        hog.write_all(&vec![b'x'; 1_000_000]).await.unwrap();
+        sleep(Duration::from_secs(1)).await;
+        for _ in 0..5 {
+            let mut c = s.open(1 << 16);
+            c.write_all(b"hello\n").await.unwrap();
+            let mut back = [0u8; 6];
+            timeout(Duration::from_secs(5), c.read_exact(&mut back))
+                .await
+                .unwrap()
+                .unwrap();
+        }
+        let events = s.events.lock().unwrap().clone();
+        assert!(
+            !events.iter().any(|e| e.contains("fair share")),
+            "{events:?}"
+        );
+        drop(hog);
     }
 
     /// `serve_framed`: the server's handshake, then a protocol's own

@@ -6,7 +6,10 @@
 //! more than their share (the budget ÷ the connections open, at least
 //! [`SHARE_FLOOR`]) are cut, the one whose frame started first (the
 //! slowest sender) first, until enough room is on its way back. A
-//! connection within its share is never cut for room.
+//! connection within its share is never cut for room. A connection may
+//! grow past its share only while an eighth of the budget stays free
+//! (else it waits for room, cutting nobody): so slow senders of long
+//! frames leave room for the others, and are cut only when that runs out.
 
 use super::ConnectionError;
 use futures::task::AtomicWaker;
@@ -15,7 +18,7 @@ use std::future::poll_fn;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 use tokio::time::Instant;
 
 /// The least fair share of the budget: a connection holding no more than
@@ -34,6 +37,10 @@ pub(crate) struct Budget {
     base: Instant,
     holders: Mutex<HashMap<u64, Arc<Holder>>>,
     next_id: AtomicU64,
+    /// The connections open.
+    count: AtomicUsize,
+    /// Signalled whenever bytes come back.
+    room: Notify,
 }
 
 /// What the budget knows of one connection.
@@ -55,7 +62,50 @@ impl Budget {
             base: Instant::now(),
             holders: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(0),
+            count: AtomicUsize::new(0),
+            room: Notify::new(),
         })
+    }
+
+    /// Whether holding `n` bytes is more than a connection's fair share
+    /// now.
+    fn over_share(&self, n: usize) -> bool {
+        n > self.share(self.count.load(Ordering::Relaxed))
+    }
+
+    /// Takes `more` bytes now if the budget has them, and, for a
+    /// connection going over its share, an eighth of the budget stays
+    /// free besides.
+    fn try_take(&self, more: u32, over_share: bool) -> bool {
+        let headroom = if over_share { self.total / 8 } else { 0 };
+        if self.free.available_permits() < (more as usize).saturating_add(headroom) {
+            return false;
+        }
+        match self.free.try_acquire_many(more) {
+            Ok(permit) => {
+                permit.forget();
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Gives `n` bytes back.
+    fn give(&self, n: usize) {
+        self.free.add_permits(n);
+        self.room.notify_waiters();
+    }
+
+    /// Waits until `more` bytes can be taken by a connection over its
+    /// share (see [`try_take`](Budget::try_take)), and takes them.
+    async fn take_over_share(&self, more: u32) {
+        loop {
+            let room = self.room.notified();
+            if self.try_take(more, true) {
+                return;
+            }
+            room.await;
+        }
     }
 
     fn holders(&self) -> MutexGuard<'_, HashMap<u64, Arc<Holder>>> {
@@ -72,6 +122,7 @@ impl Budget {
             waker: AtomicWaker::new(),
         });
         self.holders().insert(id, holder.clone());
+        self.count.fetch_add(1, Ordering::Relaxed);
         Charge {
             budget: self.clone(),
             holder,
@@ -100,9 +151,12 @@ impl Budget {
         if coming >= need {
             return;
         }
+        // Only connections in the middle of a frame: a frame received whole
+        // is the handler's to finish with.
         let mut over: Vec<(u64, usize, &Arc<Holder>)> = holders
             .iter()
             .filter(|&(&id, h)| id != me && !cut(h))
+            .filter(|(_, h)| h.since.load(Ordering::Relaxed) != BETWEEN_FRAMES)
             .map(|(_, h)| {
                 (
                     h.since.load(Ordering::Relaxed),
@@ -171,13 +225,7 @@ impl Charge {
             return false;
         };
         let Some(more) = missing else { return true };
-        let acquired = match self.budget.free.try_acquire_many(more) {
-            Ok(permit) => {
-                permit.forget();
-                true
-            }
-            Err(_) => false,
-        };
+        let acquired = self.budget.try_take(more, self.budget.over_share(n));
         if acquired {
             self.set_held(n);
         }
@@ -196,9 +244,18 @@ impl Charge {
         let Some(more) = self.missing(n)? else {
             return Ok(());
         };
-        self.budget.reclaim(self.id, more as usize);
         let budget = &self.budget;
         let holder = &self.holder;
+        if budget.over_share(n) {
+            // Over its share: waits for room (cutting nobody).
+            tokio::select! {
+                () = budget.take_over_share(more) => {}
+                e = poll_fn(|cx| poll_cut(holder, self.held, cx)) => return Err(e),
+            }
+            self.set_held(n);
+            return Ok(());
+        }
+        budget.reclaim(self.id, more as usize);
         tokio::select! {
             permit = budget.free.acquire_many(more) => {
                 permit.map_err(|_| ConnectionError::Budget)?.forget();
@@ -212,7 +269,7 @@ impl Charge {
     /// Holds at most `n` bytes.
     pub(crate) fn shrink_to(&mut self, n: usize) {
         if let Some(less) = self.held.checked_sub(n).filter(|&l| l > 0) {
-            self.budget.free.add_permits(less);
+            self.budget.give(less);
             self.set_held(n);
         }
     }
@@ -235,8 +292,18 @@ impl Charge {
         let Some(more) = self.missing(n)? else {
             return Ok(None);
         };
-        self.budget.reclaim(self.id, more as usize);
         let budget = self.budget.clone();
+        if budget.over_share(n) {
+            // Over its share: waits for room (cutting nobody).
+            return Ok(Some(Acquire {
+                more: more as usize,
+                future: Box::pin(async move {
+                    budget.take_over_share(more).await;
+                    true
+                }),
+            }));
+        }
+        budget.reclaim(self.id, more as usize);
         Ok(Some(Acquire {
             more: more as usize,
             future: Box::pin(async move {
@@ -282,5 +349,6 @@ impl Drop for Charge {
     fn drop(&mut self) {
         self.shrink_to(0);
         self.budget.holders().remove(&self.id);
+        self.budget.count.fetch_sub(1, Ordering::Relaxed);
     }
 }
