@@ -1,7 +1,9 @@
 //! [`PacketCodec`]: JTE packets as the JTOO sections of JTOO frames (the
 //! socket transport).
 
-use crate::{JteError, Packet};
+use crate::osc::Encoding;
+use crate::transport::DecodeInbound;
+use crate::{InvalidPacket, JteError, Packet};
 use bytes::BytesMut;
 use jtoo_frame::{Frame, FrameCodec};
 use tokio_util::codec::{Decoder, Encoder};
@@ -93,6 +95,49 @@ impl Encoder<Packet> for PacketCodec {
     fn encode(&mut self, packet: Packet, dst: &mut BytesMut) -> Result<(), JteError> {
         let frame: Frame = packet.to_frame()?;
         Ok(self.frames.encode(frame, dst)?)
+    }
+}
+
+impl DecodeInbound for PacketCodec {
+    /// As [`PacketCodec::decode`], but a frame whose JTOO section is not a
+    /// packet (invalid JTOO included: the frame's length and terminator
+    /// were checked, so its end is certain) is a refusal that leaves the
+    /// stream usable. A bad header, a frame over the limit and the 505
+    /// reply are errors.
+    fn decode_inbound(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError> {
+        let scratch = &mut self.scratch;
+        let read = |jtoo: &[u8], _binary: &[u8]| {
+            let refused = |e| Ok(Ok(Err(InvalidPacket::read(e, jtoo, Encoding::Jtoo))));
+            if jtoo.is_empty() {
+                return refused(JteError::NotARecord);
+            }
+            let mut packet = Packet::default();
+            match Packet::read_jtoo(jtoo, scratch, &mut packet) {
+                Ok(()) => Ok(Ok(Ok(packet))),
+                Err(JteError::NotARecord) if is_505(jtoo) => Ok(Err(JteError::UnsupportedProtocol)),
+                Err(e) => refused(e),
+            }
+        };
+        match self.frames.decode_parsed(buf, read)? {
+            None => Ok(None),
+            Some(read) => read.map(Some),
+        }
+    }
+
+    fn decode_inbound_eof(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError> {
+        match self.decode_inbound(buf)? {
+            Some(p) => Ok(Some(p)),
+            None => match self.frames.decode_eof(buf)? {
+                None => Ok(None),
+                Some(_) => Err(JteError::NotARecord),
+            },
+        }
     }
 }
 

@@ -209,10 +209,16 @@ impl RpcError {
     pub const DENIED: &'static str = "DENIED";
     /// The code of a call refused because too many are in flight.
     pub const BUSY: &'static str = "BUSY";
-    /// The code of a request whose data does not fit the handler's type.
+    /// The code of a request whose data does not fit the handler's type,
+    /// or of a packet that could not be read.
     pub const INVALID: &'static str = "INVALID";
     /// The code of a stream whose reader fell too far behind.
     pub const OVERFLOW: &'static str = "OVERFLOW";
+    /// The code of a request whose `rpcid` is already in flight.
+    pub const DUPLICATE: &'static str = "DUPLICATE";
+    /// The code of a packet over the size limit (a request before it is
+    /// sent, an answer in place of the answer).
+    pub const TOOLARGE: &'static str = "TOOLARGE";
 
     /// An error with a code. A code that is not `[A-Z0-9]+` is left out
     /// (and kept in the message), so the result always reads back the same.

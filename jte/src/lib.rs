@@ -29,6 +29,6 @@ pub use peer::{
     DEFAULT_TIMEOUT, Peer, Requests, ResponseStream, Stats,
 };
 pub use transport::{
-    DEFAULT_MAX_PACKET_LEN, Inbound, InboundStream, JsonLinesCodec, Limits, OutboundSink, PROTOCOL,
-    Parts, Transport,
+    DEFAULT_MAX_PACKET_LEN, Inbound, InboundStream, InvalidPacket, JsonLinesCodec, Limits,
+    OutboundSink, PROTOCOL, Parts, Transport,
 };

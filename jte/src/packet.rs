@@ -229,9 +229,9 @@ impl Packet {
                 1 => packet.rpcid = Some(string(value)?),
                 2 => packet.resid = Some(string(value)?),
                 3 => {
-                    packet.timeout = Some(value.as_u64().ok_or(JteError::InvalidField {
+                    packet.timeout = Some(timeout_ms(&value).ok_or(JteError::InvalidField {
                         field,
-                        expected: "a non-negative integer (milliseconds)",
+                        expected: "a number >= 0 (milliseconds)",
                     })?);
                 }
                 4 => {
@@ -391,6 +391,73 @@ impl Packet {
     pub fn error_code(&self) -> Option<crate::ErrorCode<'_>> {
         self.error.as_deref().and_then(crate::ErrorCode::parse)
     }
+}
+
+/// A `timeout` field's milliseconds: any number >= 0, a fraction rounded
+/// up (`1.5` is 2 ms), one past `u64::MAX` saturating; `None` for anything
+/// else.
+fn timeout_ms(value: &Value) -> Option<u64> {
+    match value {
+        Value::Integer(i) => i.to_u64(),
+        Value::Decimal(d) => decimal_ms(d.is_negative(), d.coefficient(), d.exponent()),
+        _ => None,
+    }
+}
+
+/// `coefficient × 10^exponent` rounded up to a `u64` (saturating); `None`
+/// below zero.
+fn decimal_ms(negative: bool, coefficient: u128, exponent: i32) -> Option<u64> {
+    if coefficient == 0 {
+        return Some(0);
+    }
+    if negative {
+        return None;
+    }
+    let whole = if exponent >= 0 {
+        10u128
+            .checked_pow(exponent.unsigned_abs())
+            .and_then(|p| coefficient.checked_mul(p))
+            .unwrap_or(u128::MAX)
+    } else {
+        match 10u128.checked_pow(exponent.unsigned_abs()) {
+            // Any coefficient is below 10^39: a fraction of one.
+            None => 1,
+            Some(p) => coefficient / p + u128::from(!coefficient.is_multiple_of(p)),
+        }
+    };
+    Some(u64::try_from(whole).unwrap_or(u64::MAX))
+}
+
+/// The `rpcid` and `resid` of a payload that could not be read as a
+/// packet, where they can still be read: each a string given once in an
+/// object (a list of pairs) that is valid JSON (or JTOO). A payload that
+/// is not even that gives neither.
+pub(crate) fn readable_ids(payload: &[u8], json: bool) -> (Option<String>, Option<String>) {
+    if json {
+        #[derive(serde::Deserialize)]
+        struct Ids {
+            rpcid: Option<String>,
+            resid: Option<String>,
+        }
+        return match serde_json::from_slice::<Ids>(payload) {
+            Ok(ids) => (ids.rpcid, ids.resid),
+            Err(_) => (None, None),
+        };
+    }
+    let Ok(Value::List(items)) = jtoo::from_slice(payload) else {
+        return (None, None);
+    };
+    let field = |name: &str| {
+        let mut found = items.iter().filter_map(|item| match item {
+            jtoo::ItemRef::Pair(p) if p.key().as_str() == Some(name) => Some(p.value()),
+            _ => None,
+        });
+        match (found.next(), found.next()) {
+            (Some(Value::String(s)), None) => Some(s.as_str().to_owned()),
+            _ => None,
+        }
+    };
+    (field("rpcid"), field("resid"))
 }
 
 /// Reads a packet record in one strict pass, with the productions of
@@ -569,7 +636,7 @@ impl<'de> serde::de::Visitor<'de> for PacketVisitor {
                 0 => packet.command = map.next_value()?,
                 1 => packet.rpcid = map.next_value()?,
                 2 => packet.resid = map.next_value()?,
-                3 => packet.timeout = map.next_value()?,
+                3 => packet.timeout = map.next_value::<Option<Timeout>>()?.map(|t| t.0),
                 4 => packet.cont = map.next_value::<Option<bool>>()?.unwrap_or(false),
                 5 => packet.error = map.next_value()?,
                 6 => packet.datatype = map.next_value()?,
@@ -583,5 +650,48 @@ impl<'de> serde::de::Visitor<'de> for PacketVisitor {
 impl<'de> serde::Deserialize<'de> for Packet {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Packet, D::Error> {
         d.deserialize_struct("Packet", &FIELDS, PacketVisitor)
+    }
+}
+
+/// A `timeout` read through serde: any number >= 0 of milliseconds, a
+/// fraction rounded up (as [`timeout_ms`]).
+struct Timeout(u64);
+
+impl<'de> serde::Deserialize<'de> for Timeout {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Timeout, D::Error> {
+        d.deserialize_any(TimeoutVisitor)
+    }
+}
+
+struct TimeoutVisitor;
+
+impl serde::de::Visitor<'_> for TimeoutVisitor {
+    type Value = Timeout;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a number >= 0 (milliseconds)")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Timeout, E> {
+        Ok(Timeout(v))
+    }
+
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Timeout, E> {
+        Ok(Timeout(u64::try_from(v).unwrap_or(u64::MAX)))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Timeout, E> {
+        u64::try_from(v)
+            .map(Timeout)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Timeout, E> {
+        if v.is_nan() || v < 0.0 {
+            return Err(E::invalid_value(serde::de::Unexpected::Float(v), &self));
+        }
+        // Saturating: `as` maps anything past u64::MAX (and infinity) to it.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Ok(Timeout(v.ceil() as u64))
     }
 }

@@ -11,7 +11,7 @@ use crate::data::{from_data, to_data};
 use crate::detect::{Capabilities, DETECT};
 use crate::osc::Encoding;
 use crate::transport::{DEFAULT_MAX_PACKET_LEN, Inbound, InboundStream, Limits, OutboundSink};
-use crate::{Error, JteError, Packet, Policy, RpcError, Transport};
+use crate::{Error, InvalidPacket, JteError, Packet, Policy, RpcError, Transport};
 use futures::stream::BoxStream;
 use futures::{SinkExt, Stream, StreamExt};
 use jtoo::Value;
@@ -50,6 +50,9 @@ type Responses = BoxStream<'static, Result<Option<Value>, RpcError>>;
 /// A handler with its types erased: the first packet's data and, for a
 /// streaming request, the packets that follow.
 type RunHandler = dyn Fn(Option<Value>, Option<mpsc::Receiver<Packet>>) -> Responses + Send + Sync;
+
+/// What [`Builder::on_invalid_packet`] calls.
+type OnInvalid = Arc<dyn Fn(&InvalidPacket) + Send + Sync>;
 
 /// A handler with its types erased.
 #[derive(Clone)]
@@ -96,6 +99,7 @@ pub struct Builder {
     capabilities: Option<Capabilities>,
     policy: Option<Policy>,
     encoding: Option<Encoding>,
+    on_invalid: Option<OnInvalid>,
 }
 
 impl std::fmt::Debug for Builder {
@@ -128,6 +132,7 @@ impl Default for Builder {
             capabilities: None,
             policy: None,
             encoding: None,
+            on_invalid: None,
         }
     }
 }
@@ -214,6 +219,30 @@ impl Builder {
     #[must_use]
     pub fn encoding(mut self, encoding: Encoding) -> Builder {
         self.encoding = Some(encoding);
+        self
+    }
+
+    /// Called with every packet that arrived whole but was refused (the
+    /// log line of a dropped packet): it is answered `ECINVALID` when its
+    /// `rpcid` could be read, fails the call its `resid` names, and is
+    /// dropped otherwise; each is counted in [`Stats::invalid_packets`].
+    ///
+    /// ```
+    /// use jte::{Peer, Transport};
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let (a, _b) = tokio::io::duplex(1 << 16);
+    /// let _peer = Peer::builder()
+    ///     .on_invalid_packet(|p| eprintln!("jte: {p}"))
+    ///     .start(Transport::json_lines(a));
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn on_invalid_packet(
+        mut self,
+        f: impl Fn(&InvalidPacket) + Send + Sync + 'static,
+    ) -> Builder {
+        self.on_invalid = Some(Arc::new(f));
         self
     }
 
@@ -360,6 +389,7 @@ impl Builder {
             permits: Arc::new(Semaphore::new(self.max_handlers)),
             requests: Arc::new(Mutex::new(HashMap::new())),
             tasks: JoinSet::new(),
+            on_invalid: self.on_invalid,
         };
         tokio::spawn(read_loop(dispatch, parts.inbound));
         tokio::spawn(write_loop(Arc::clone(&inner), out_rx, parts.outbound));
@@ -394,8 +424,8 @@ pub struct Stats {
     /// that ended, a notification of an unknown command, a packet with
     /// neither `command` nor `resid`): discarded.
     pub stray_packets: u64,
-    /// Sequences that could not be read on a transport that skips them
-    /// (terminal escapes).
+    /// Packets that arrived whole but could not be read (answered
+    /// `ECINVALID` when their `rpcid` could be read, dropped otherwise).
     pub invalid_packets: u64,
     /// Calls and notifications the policy refused.
     pub denied: u64,
@@ -959,6 +989,7 @@ struct Dispatch {
     requests: Arc<Mutex<HashMap<String, Option<mpsc::Sender<Packet>>>>>,
     /// The handler tasks: dropped (aborted) with the reader.
     tasks: JoinSet<()>,
+    on_invalid: Option<OnInvalid>,
 }
 
 async fn read_loop(mut d: Dispatch, mut inbound: InboundStream) {
@@ -971,7 +1002,7 @@ async fn read_loop(mut d: Dispatch, mut inbound: InboundStream) {
                     d.inner.close(&format!("closed after a transport error: {e}"));
                     break String::new();
                 }
-                Some(Ok(Inbound::Invalid(_))) => bump(&d.inner.stats.invalid_packets),
+                Some(Ok(Inbound::Invalid(invalid))) => d.invalid(invalid).await,
                 Some(Ok(Inbound::Packet(p, encoding))) => d.packet(p, encoding).await,
             },
             Some(_) = d.tasks.join_next(), if !d.tasks.is_empty() => {}
@@ -1000,6 +1031,27 @@ impl Dispatch {
         let packet = Packet::response(rpcid).with_error(error.to_string());
         // A closed connection has nobody to tell.
         let _ = self.inner.send(packet, encoding).await;
+    }
+
+    /// A packet that arrived whole but was refused: answered `ECINVALID`
+    /// when its `rpcid` is known, failing the call its `resid` names
+    /// otherwise, else only counted and logged.
+    async fn invalid(&mut self, invalid: InvalidPacket) {
+        bump(&self.inner.stats.invalid_packets);
+        if let Some(f) = &self.on_invalid {
+            f(&invalid);
+        }
+        let error = RpcError::new(RpcError::INVALID, invalid.error.to_string());
+        if let Some(rpcid) = invalid.rpcid {
+            // A streaming request it continued takes no more packets.
+            if let Some(slot) = lock(&self.requests).get_mut(&rpcid) {
+                *slot = None;
+            }
+            self.reply_error(rpcid, invalid.encoding, error).await;
+        } else if let Some(resid) = invalid.resid {
+            let packet = Packet::response(resid.clone()).with_error(error.to_string());
+            self.response(resid, packet).await;
+        }
     }
 
     async fn packet(&mut self, packet: Packet, encoding: Encoding) {
@@ -1031,7 +1083,18 @@ impl Dispatch {
                 }
             }
             // A call with this id is running: ids are unique per session.
-            Some(None) => bump(&stats.stray_packets),
+            // A request is answered (the first call goes on); anything
+            // else is dropped.
+            Some(None) => match &packet.command {
+                Some(command) => {
+                    let e = RpcError::new(
+                        RpcError::DUPLICATE,
+                        format!("{command}: rpcid {rpcid:?} is already in flight"),
+                    );
+                    self.reply_error(rpcid, encoding, e).await;
+                }
+                None => bump(&stats.stray_packets),
+            },
             None => match packet.command.clone() {
                 Some(command) => self.call(command, Some(rpcid), packet, encoding).await,
                 None => bump(&stats.stray_packets),
@@ -1318,7 +1381,7 @@ struct Ids {
 /// A packet the transport refused: its call fails with `ECTOOLARGE` (or
 /// the encoding error), here or on the other side.
 fn refused(inner: &Inner, packet: Ids, encoding: Encoding, e: &JteError) {
-    let error = RpcError::new("TOOLARGE", format!("packet refused: {e}")).to_string();
+    let error = RpcError::new(RpcError::TOOLARGE, format!("packet refused: {e}")).to_string();
     if let Some(rpcid) = packet.rpcid {
         // Our request: fail the call here.
         let calls = lock(&inner.calls);

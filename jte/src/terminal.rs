@@ -26,7 +26,7 @@
 //! see [`Policy`] for why.
 
 use crate::osc::{self, Encoding, Osc, OscScanner, TermEvent};
-use crate::transport::{Inbound, Limits, Parts};
+use crate::transport::{Inbound, InvalidPacket, Limits, Parts};
 use crate::{JteError, Packet, Policy, Transport};
 use bytes::Bytes;
 use futures::StreamExt;
@@ -177,8 +177,9 @@ where
                             return Some((item, (events, passthrough)));
                         }
                         TermEvent::Packet { .. } => {}
-                        TermEvent::Invalid { osc, error, .. } if osc == incoming => {
-                            return Some((Ok(Inbound::Invalid(error)), (events, passthrough)));
+                        TermEvent::Invalid { osc, error, raw } if osc == incoming => {
+                            let invalid = refused_sequence(error, &raw);
+                            return Some((Ok(Inbound::Invalid(invalid)), (events, passthrough)));
                         }
                         TermEvent::Invalid { .. } => {}
                     }
@@ -289,6 +290,19 @@ async fn write_all<W: AsyncWrite + Send>(mut rx: mpsc::Receiver<Write>, writer: 
         }
     }
     let _ = writer.shutdown().await;
+}
+
+/// A sequence that could not be read, with the ids of its payload (`ESC ]
+/// 2319x ; num-bytes ; payload BEL`) where they can be read.
+fn refused_sequence(error: crate::JteError, raw: &[u8]) -> InvalidPacket {
+    let mut parts = raw.splitn(3, |b| *b == b';');
+    let payload = parts.nth(2).unwrap_or_default();
+    let payload = payload.strip_suffix(b"\x07").unwrap_or(payload);
+    let encoding = match payload.first() {
+        Some(b'{') => Encoding::Json,
+        _ => Encoding::Jtoo,
+    };
+    InvalidPacket::read(error, payload, encoding)
 }
 
 #[cfg(test)]

@@ -15,10 +15,10 @@
 use crate::osc::Encoding;
 use crate::{JteError, Packet, PacketCodec, Policy};
 use bytes::{BufMut, BytesMut};
-use futures::{Sink, SinkExt, Stream, StreamExt, TryStreamExt};
+use futures::{Sink, Stream};
 use jtoo_frame::{FrameCodec, Greeting, Handshake, HandshakeError};
 use std::pin::Pin;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 use tokio_util::codec::{Decoder, Encoder, Framed, FramedRead, FramedWrite};
 
 /// The greeting protocol of JTE over JTOO frames.
@@ -33,12 +33,128 @@ pub const DEFAULT_MAX_PACKET_LEN: usize = 1 << 20;
 pub enum Inbound {
     /// A packet, and the encoding it came in (answers go out in the same).
     Packet(Packet, Encoding),
-    /// A packet that could not be read, on a transport that can skip it
-    /// and go on (terminal escapes: the other bytes are still good). The
-    /// peer counts it in [`Stats::invalid_packets`](crate::Stats::invalid_packets).
-    /// A transport that cannot go on yields `Err` instead, which closes
-    /// the connection.
-    Invalid(JteError),
+    /// A packet that arrived whole (a JSON line, a frame, a WebSocket
+    /// message, a complete OSC sequence) but could not be read. The peer
+    /// answers it `ECINVALID` when its `rpcid` could be read, and counts it
+    /// in [`Stats::invalid_packets`](crate::Stats::invalid_packets); the
+    /// connection goes on. A transport that cannot go on (broken framing)
+    /// yields `Err` instead, which closes the connection.
+    Invalid(InvalidPacket),
+}
+
+/// A packet that arrived whole but was refused: why, and its ids where
+/// they could still be read (a string `rpcid` or `resid` given once in a
+/// payload that is valid JSON or JTOO).
+///
+/// ```
+/// use jte::{InvalidPacket, osc::Encoding};
+/// let bad = br#"{"command":"echo","rpcid":"n","data":[1,null]}"#;
+/// let error = jte::Packet::from_json_slice(bad).unwrap_err();
+/// let p = InvalidPacket::read(error, bad, Encoding::Json);
+/// assert_eq!(p.rpcid.as_deref(), Some("n"));
+/// assert!(p.to_string().contains("null"));
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct InvalidPacket {
+    /// Why it was refused.
+    pub error: JteError,
+    /// Its `rpcid`, when readable: the peer answers `ECINVALID` to it.
+    pub rpcid: Option<String>,
+    /// Its `resid`, when readable: the call it answers fails `ECINVALID`.
+    pub resid: Option<String>,
+    /// The encoding of the payload (answers go out in it).
+    pub encoding: Encoding,
+}
+
+impl InvalidPacket {
+    /// A refused packet whose ids are unknown.
+    pub fn new(error: JteError, encoding: Encoding) -> InvalidPacket {
+        InvalidPacket {
+            error,
+            rpcid: None,
+            resid: None,
+            encoding,
+        }
+    }
+
+    /// A refused packet, with its ids read from `payload` (a JSON text or
+    /// a JTOO document, per `encoding`) where they can be.
+    pub fn read(error: JteError, payload: &[u8], encoding: Encoding) -> InvalidPacket {
+        let (rpcid, resid) = crate::packet::readable_ids(payload, encoding == Encoding::Json);
+        InvalidPacket {
+            error,
+            rpcid,
+            resid,
+            encoding,
+        }
+    }
+}
+
+impl std::fmt::Display for InvalidPacket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "refused packet: {}", self.error)?;
+        if let Some(id) = &self.rpcid {
+            write!(f, " (rpcid {id:?})")?;
+        } else if let Some(id) = &self.resid {
+            write!(f, " (resid {id:?})")?;
+        }
+        Ok(())
+    }
+}
+
+/// A decoder that tells a packet refused on its own (the stream goes on)
+/// from broken framing (`Err`: the stream is unusable).
+pub(crate) trait DecodeInbound {
+    /// The next packet, or the refusal of one; `Ok(None)` when more bytes
+    /// are needed.
+    fn decode_inbound(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError>;
+
+    /// As [`DecodeInbound::decode_inbound`] at the end of the stream.
+    fn decode_inbound_eof(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError>;
+}
+
+/// A packet codec whose decoder yields [`Inbound`] items, so that a
+/// refused packet does not end the stream.
+struct Lenient<C> {
+    codec: C,
+    encoding: Encoding,
+}
+
+impl<C: DecodeInbound> Decoder for Lenient<C> {
+    type Item = Inbound;
+    type Error = JteError;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Inbound>, JteError> {
+        Ok(self.codec.decode_inbound(buf)?.map(|r| self.inbound(r)))
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Inbound>, JteError> {
+        Ok(self.codec.decode_inbound_eof(buf)?.map(|r| self.inbound(r)))
+    }
+}
+
+impl<C> Lenient<C> {
+    fn inbound(&self, read: Result<Packet, InvalidPacket>) -> Inbound {
+        match read {
+            Ok(p) => Inbound::Packet(p, self.encoding),
+            Err(invalid) => Inbound::Invalid(invalid),
+        }
+    }
+}
+
+impl<C: Encoder<Packet, Error = JteError>> Encoder<Packet> for Lenient<C> {
+    type Error = JteError;
+
+    fn encode(&mut self, packet: Packet, dst: &mut BytesMut) -> Result<(), JteError> {
+        self.codec.encode(packet, dst)
+    }
 }
 
 /// The stream half of a transport.
@@ -106,8 +222,12 @@ impl Transport {
                 .max_jtoo_len(limits.max_packet_len)
                 .max_binary_len(0)
                 .new_codec();
-            let framed = framed.map_codec(|_| PacketCodec::with_frame_codec(codec));
-            split(framed, Encoding::Jtoo)
+            let parts = framed.into_parts();
+            let codec = PacketCodec::with_frame_codec(codec);
+            let (reader, writer) = tokio::io::split(parts.io);
+            // What the handshake read past the greeting stays first.
+            let buffered = [&parts.read_buf[..], &parts.write_buf[..]];
+            halves(reader, writer, codec, Encoding::Jtoo, buffered)
         })
     }
 
@@ -141,15 +261,17 @@ impl Transport {
 
     /// JTE as JSON lines: one JSON packet per `\n`-terminated line (JTE's
     /// "raw socket" form), so a JTOO peer talks to a JSON-only one. Blank
-    /// lines are skipped; a line over the packet limit or one that is not
-    /// a packet closes the connection.
+    /// lines are skipped; a line over the packet limit closes the
+    /// connection, a line that is not a packet is refused alone (see
+    /// [`Inbound::Invalid`]).
     pub fn json_lines<T>(io: T) -> Transport
     where
         T: AsyncRead + AsyncWrite + Send + 'static,
     {
         Transport::new(move |limits| {
-            let framed = Framed::new(io, JsonLinesCodec::new(limits.max_packet_len));
-            split(framed, Encoding::Json)
+            let codec = JsonLinesCodec::new(limits.max_packet_len);
+            let (reader, writer) = tokio::io::split(io);
+            halves(reader, writer, codec, Encoding::Json, [&[], &[]])
         })
     }
 
@@ -162,10 +284,12 @@ impl Transport {
     {
         Transport::new(move |limits| {
             let codec = JsonLinesCodec::new(limits.max_packet_len);
-            let inbound = FramedRead::new(reader, codec.clone())
-                .map_ok(|p| Inbound::Packet(p, Encoding::Json));
-            let outbound = FramedWrite::new(writer, codec)
-                .with(|(p, _): (Packet, Encoding)| futures::future::ready(Ok::<_, JteError>(p)));
+            let lenient = Lenient {
+                codec: codec.clone(),
+                encoding: Encoding::Json,
+            };
+            let inbound = FramedRead::new(reader, lenient);
+            let outbound = Outbound(Box::pin(FramedWrite::new(writer, codec)));
             parts(Box::pin(inbound), Box::pin(outbound), Encoding::Json)
         })
     }
@@ -181,7 +305,30 @@ impl Transport {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        Transport::connect(Duplex { reader, writer }).await
+        let framed = Handshake::new()
+            .client(Duplex { reader, writer }, &Greeting::new(PROTOCOL))
+            .await?;
+        Ok(Transport::frames_split(framed))
+    }
+
+    /// [`Transport::frames`] on a reader and a writer that are separate
+    /// already.
+    fn frames_split<R, W>(framed: Framed<Duplex<R, W>, FrameCodec>) -> Transport
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        Transport::new(move |limits| {
+            let codec = FrameCodec::builder()
+                .max_jtoo_len(limits.max_packet_len)
+                .max_binary_len(0)
+                .new_codec();
+            let parts = framed.into_parts();
+            let codec = PacketCodec::with_frame_codec(codec);
+            let Duplex { reader, writer } = parts.io;
+            let buffered = [&parts.read_buf[..], &parts.write_buf[..]];
+            halves(reader, writer, codec, Encoding::Jtoo, buffered)
+        })
     }
 
     /// The server side over JTOO frames on separate halves: reads the
@@ -198,7 +345,10 @@ impl Transport {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        Transport::accept(Duplex { reader, writer }).await
+        let (framed, greeting) = Handshake::new()
+            .server(Duplex { reader, writer }, &[PROTOCOL])
+            .await?;
+        Ok((Transport::frames_split(framed), greeting))
     }
 }
 
@@ -211,20 +361,68 @@ fn parts(inbound: InboundStream, outbound: OutboundSink, encoding: Encoding) -> 
     }
 }
 
-/// Splits a framed packet codec into the two halves.
-fn split<T, C>(framed: Framed<T, C>, encoding: Encoding) -> Parts
+/// A connection's two halves, each with its own copy of the packet codec;
+/// `buffered` is what was read already and what waits to be written.
+fn halves<R, W, C>(
+    reader: R,
+    writer: W,
+    codec: C,
+    encoding: Encoding,
+    buffered: [&[u8]; 2],
+) -> Parts
 where
-    T: AsyncRead + AsyncWrite + Send + 'static,
-    C: Decoder<Item = Packet, Error = JteError>
-        + Encoder<Packet, Error = JteError>
-        + Send
-        + 'static,
+    R: AsyncRead + Send + 'static,
+    W: AsyncWrite + Send + 'static,
+    C: DecodeInbound + Encoder<Packet, Error = JteError> + Clone + Send + 'static,
 {
-    let (sink, stream) = framed.split();
-    let inbound = stream.map_ok(move |p| Inbound::Packet(p, encoding));
-    let outbound =
-        sink.with(|(p, _): (Packet, Encoding)| futures::future::ready(Ok::<_, JteError>(p)));
+    // The bytes read already come first (in the read buffer they would
+    // wait for the next read to be decoded).
+    let reader = std::io::Cursor::new(buffered[0].to_vec()).chain(reader);
+    let inbound = FramedRead::new(
+        reader,
+        Lenient {
+            codec: codec.clone(),
+            encoding,
+        },
+    );
+    let mut outbound = FramedWrite::new(writer, codec);
+    outbound.write_buffer_mut().extend_from_slice(buffered[1]);
+    let outbound = Outbound(Box::pin(outbound));
     parts(Box::pin(inbound), Box::pin(outbound), encoding)
+}
+
+/// A sink of packets as a sink of `(packet, encoding)`, the encoding
+/// ignored. Each packet goes to the inner sink in its own `start_send`, so
+/// an error encoding it (too large) is that packet's, never a later one's.
+struct Outbound<S>(Pin<Box<S>>);
+
+impl<S: Sink<Packet, Error = JteError>> Sink<(Packet, Encoding)> for Outbound<S> {
+    type Error = JteError;
+
+    fn poll_ready(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), JteError>> {
+        self.0.as_mut().poll_ready(cx)
+    }
+
+    fn start_send(mut self: Pin<&mut Self>, item: (Packet, Encoding)) -> Result<(), JteError> {
+        self.0.as_mut().start_send(item.0)
+    }
+
+    fn poll_flush(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), JteError>> {
+        self.0.as_mut().poll_flush(cx)
+    }
+
+    fn poll_close(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), JteError>> {
+        self.0.as_mut().poll_close(cx)
+    }
 }
 
 /// A reader and a writer as one `AsyncRead + AsyncWrite`, for the
@@ -303,7 +501,32 @@ impl Decoder for JsonLinesCodec {
     type Item = Packet;
     type Error = JteError;
 
+    /// The next line's packet. A line that is not a packet is an error
+    /// after which decoding may go on (the line is consumed); a line over
+    /// the limit leaves the stream unusable.
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
+        self.decode_inbound(buf)?
+            .transpose()
+            .map_err(|invalid| invalid.error)
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
+        self.decode_inbound_eof(buf)?
+            .transpose()
+            .map_err(|invalid| invalid.error)
+    }
+}
+
+/// A line's packet, or its refusal with its ids.
+fn json_line(text: &[u8]) -> Result<Packet, InvalidPacket> {
+    Packet::from_json_slice(text).map_err(|e| InvalidPacket::read(e, text, Encoding::Json))
+}
+
+impl DecodeInbound for JsonLinesCodec {
+    fn decode_inbound(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError> {
         loop {
             let from = self.searched.min(buf.len());
             let Some(at) = buf.get(from..).and_then(|b| memchr::memchr(b'\n', b)) else {
@@ -330,12 +553,15 @@ impl Decoder for JsonLinesCodec {
             if text.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            return Packet::from_json_slice(text).map(Some);
+            return Ok(Some(json_line(text)));
         }
     }
 
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
-        match self.decode(buf)? {
+    fn decode_inbound_eof(
+        &mut self,
+        buf: &mut BytesMut,
+    ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError> {
+        match self.decode_inbound(buf)? {
             Some(p) => Ok(Some(p)),
             None if buf.iter().all(u8::is_ascii_whitespace) => {
                 buf.clear();
@@ -345,7 +571,7 @@ impl Decoder for JsonLinesCodec {
             None => {
                 let line = buf.split();
                 self.searched = 0;
-                Packet::from_json_slice(&line).map(Some)
+                Ok(Some(json_line(&line)))
             }
         }
     }

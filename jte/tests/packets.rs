@@ -122,7 +122,8 @@ fn packet_field_rules() {
     let bad: &[(&str, &str)] = &[
         (r#"["command":1]"#, "command"),
         (r#"["timeout":-1]"#, "timeout"),
-        (r#"["timeout":1.5]"#, "timeout"),
+        (r#"["timeout":-0.5]"#, "timeout"),
+        (r#"["timeout":"1"]"#, "timeout"),
         (r#"["cont":"yes"]"#, "cont"),
         (r#"["rpcid":"a","rpcid":"b"]"#, "duplicate"),
         (r#"[1]"#, "record"),

@@ -477,23 +477,6 @@ async fn truncated_packet_then_eof() {
 }
 
 #[tokio::test]
-async fn duplicate_keys_and_wrong_types_close_the_connection() {
-    for bad in [
-        &b"[\"command\":\"a\",\"command\":\"b\"]"[..],
-        b"[\"command\":\"a\",\"timeout\":\"soon\"]",
-        b"[\"cont\":1]",
-    ] {
-        let (peer, mut raw) = hostile_frames(Peer::builder()).await;
-        let header = format!("{:06x} 000000 ", bad.len());
-        raw.write_all(header.as_bytes()).await.unwrap();
-        raw.write_all(bad).await.unwrap();
-        raw.write_all(b" \n").await.unwrap();
-        let why = peer.closed().await;
-        assert!(why.contains("JTE packet"), "{why}");
-    }
-}
-
-#[tokio::test]
 async fn responses_to_unknown_resids_are_counted_and_dropped() {
     let (x, y) = tokio::io::duplex(1 << 16);
     let peer = handlers(Peer::builder()).start(Transport::json_lines(x));
