@@ -59,7 +59,7 @@
 //! let Message::Response(done) = client.receiver.recv()? else { panic!() };
 //! assert_eq!(done.id, RequestId::from(2));
 //! notify("exit", json!(null))?;
-//! thread.join().unwrap()?;
+//! assert_eq!(thread.join().unwrap()?, jtoo_lsp::Ended::AfterShutdown);
 //! # Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -75,17 +75,46 @@ mod text;
 pub use lsp_server;
 pub use lsp_types;
 
+/// How a server that followed the protocol ended.
+///
+/// The protocol asks a server to exit with status 0 when `shutdown` came
+/// before `exit`, and 1 otherwise; the same holds when the client closes
+/// the connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// `exit` (or the end of the connection) after `shutdown`.
+    AfterShutdown,
+    /// `exit` (or the end of the connection) without `shutdown` first.
+    WithoutShutdown,
+}
+
+impl Ended {
+    /// The process's exit status: 0 after `shutdown`, else 1.
+    ///
+    /// ```
+    /// assert_eq!(jtoo_lsp::Ended::AfterShutdown.exit_code(), 0);
+    /// assert_eq!(jtoo_lsp::Ended::WithoutShutdown.exit_code(), 1);
+    /// ```
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Ended::AfterShutdown => 0,
+            Ended::WithoutShutdown => 1,
+        }
+    }
+}
+
 /// What ends the server other than an `exit`: the connection failed or
 /// broke the protocol.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Runs the server on stdin and stdout until the client sends `exit` (or
-/// closes stdin). This is `jtoo lsp`.
+/// closes stdin). This is `jtoo lsp`, which exits with
+/// [`Ended::exit_code`].
 ///
 /// # Errors
 /// When the connection breaks the protocol (no `initialize` first) or an
 /// I/O error ends it.
-pub fn run_stdio() -> Result<(), Error> {
+pub fn run_stdio() -> Result<Ended, Error> {
     let (connection, threads) = lsp_server::Connection::stdio();
     let result = run(&connection);
     // The writer thread ends when its channel does.
@@ -102,6 +131,6 @@ pub fn run_stdio() -> Result<(), Error> {
 /// When the client sends something other than `initialize` first (other
 /// requests are answered `ServerNotInitialized` meanwhile), or the
 /// connection closes before `initialize`.
-pub fn run(connection: &lsp_server::Connection) -> Result<(), Error> {
+pub fn run(connection: &lsp_server::Connection) -> Result<Ended, Error> {
     server::Server::new(connection).run()
 }

@@ -20,6 +20,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 
+use crate::Ended;
 use crate::Error;
 use crate::analysis::{Analysis, Syntax, format};
 use crate::text::Text;
@@ -92,7 +93,7 @@ impl<'c> Server<'c> {
         }
     }
 
-    pub fn run(mut self) -> Result<(), Error> {
+    pub fn run(mut self) -> Result<Ended, Error> {
         let (id, _params) = self.connection.initialize_start()?;
         let init = serde_json::json!({
             "capabilities": capabilities(),
@@ -102,19 +103,28 @@ impl<'c> Server<'c> {
         // `recv` fails when the client's end is gone: stop then.
         while let Ok(msg) = self.connection.receiver.recv() {
             if let Flow::Exit = self.handle(msg)? {
-                return Ok(());
+                return Ok(self.ended());
             }
             for _ in 1..BATCH {
                 let Ok(msg) = self.connection.receiver.try_recv() else {
                     break;
                 };
                 if let Flow::Exit = self.handle(msg)? {
-                    return Ok(());
+                    return Ok(self.ended());
                 }
             }
             self.publish()?;
         }
-        Ok(())
+        Ok(self.ended())
+    }
+
+    /// How the server ends now: after `shutdown`, or without it.
+    fn ended(&self) -> Ended {
+        if self.shutting_down {
+            Ended::AfterShutdown
+        } else {
+            Ended::WithoutShutdown
+        }
     }
 
     fn send(&self, msg: impl Into<Message>) -> Result<(), Error> {

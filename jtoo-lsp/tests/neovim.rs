@@ -22,7 +22,7 @@ const FILE: &str = "// service settings\n[\n  \"name\": \"billing\", /* the name
 fn main() -> ExitCode {
     if std::env::var_os("JTOO_LSP_SERVE").is_some() {
         return match jtoo_lsp::run_stdio() {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(ended) => ExitCode::from(ended.exit_code()),
             Err(e) => {
                 eprintln!("jtoo lsp: {e}");
                 ExitCode::from(2)

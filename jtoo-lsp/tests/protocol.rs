@@ -349,6 +349,15 @@ fn every_request_is_answered() {
 }
 
 #[test]
+fn exit_without_shutdown_ends_with_status_1() {
+    // The protocol: exit status 0 only when `shutdown` came before `exit`.
+    let c = Client::start();
+    let ended = c.exit_without_shutdown();
+    assert_eq!(ended, jtoo_lsp::Ended::WithoutShutdown);
+    assert_eq!(ended.exit_code(), 1);
+}
+
+#[test]
 fn requests_before_initialize_are_refused() {
     use jtoo_lsp::lsp_server::{Connection, Message, Request, RequestId};
     let (server, client) = Connection::memory();

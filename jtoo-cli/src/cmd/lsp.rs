@@ -9,12 +9,13 @@ pub struct Args {
     stdio: bool,
 }
 
-/// Serves one client until it sends `exit` or closes stdin. Exit 0 then; 2
-/// (with the reason on stderr) when the connection breaks the protocol.
+/// Serves one client until it sends `exit` or closes stdin. Exit 0 when
+/// `shutdown` came first, 1 when it did not (as the protocol asks); 2 (with
+/// the reason on stderr) when the connection breaks the protocol.
 pub fn run(args: Args) -> u8 {
     let _ = args.stdio;
     match jtoo_lsp::run_stdio() {
-        Ok(()) => 0,
+        Ok(ended) => ended.exit_code(),
         Err(e) => {
             eprintln!("jtoo lsp: {e}");
             2

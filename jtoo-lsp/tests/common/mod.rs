@@ -15,7 +15,7 @@ const WAIT: Duration = Duration::from_secs(60);
 
 pub struct Client {
     conn: Connection,
-    server: Option<JoinHandle<Result<(), jtoo_lsp::Error>>>,
+    server: Option<JoinHandle<Result<jtoo_lsp::Ended, jtoo_lsp::Error>>>,
     next_id: i32,
     /// Notifications that arrived while waiting for something else.
     notes: VecDeque<Notification>,
@@ -127,16 +127,24 @@ impl Client {
         );
     }
 
+    /// Sends `exit` without `shutdown` and returns how the server ended.
+    pub fn exit_without_shutdown(mut self) -> jtoo_lsp::Ended {
+        self.notify("exit", Json::Null);
+        let handle = self.server.take().expect("running");
+        handle.join().expect("server thread").expect("server ran")
+    }
+
     /// Shuts the server down cleanly and checks that it ended without error.
     pub fn shutdown(mut self) {
         let r = self.request("shutdown", Json::Null);
         assert!(r.response_result.is_ok(), "{r:?}");
         self.notify("exit", Json::Null);
         let handle = self.server.take().expect("running");
-        handle
+        let ended = handle
             .join()
             .expect("server thread")
             .expect("server ended cleanly");
+        assert_eq!(ended, jtoo_lsp::Ended::AfterShutdown);
     }
 }
 
