@@ -880,7 +880,9 @@ fn pretty(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResul
 }
 
 /// Reads JSON text into the values `loads` gives (numbers with a fraction or
-/// exponent become `Decimal`, objects dicts; `null` is refused).
+/// exponent become `Decimal`, objects dicts; an object member whose value
+/// is `null` is left out, any other `null` is an error: jtoo's
+/// `from_json_slice`).
 #[pyfunction]
 fn from_json<'py>(py: Python<'py>, s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let src = input(s, "the JSON document")?;
