@@ -464,3 +464,75 @@ fn help_texts_are_plain_and_short() {
             .contains("--addr <ADDR>")
     );
 }
+
+/// Issue 31 item 3: `to-json --exact | from-json --exact` gives back the
+/// same canonical bytes for every valid conformance case (each canonical
+/// document on a line of its own: canonical JTOO has no raw newline), and
+/// for the issue's document, which the natural mapping changes.
+#[test]
+fn exact_json_round_trips_every_valid_conformance_case() {
+    use spec_tests::cases::{self, Kind, Syntax};
+    let dir = cases::default_cases_dir();
+    let rev = dir.join(spec_tests::latest_revision(&dir).unwrap());
+    let mut docs: Vec<Vec<u8>> = Vec::new();
+    for case in cases::load(&rev).unwrap() {
+        let canonical = match case.kind {
+            Kind::Valid(Syntax::Jtoo) => std::fs::read(&case.path).unwrap(),
+            Kind::Valid(Syntax::Htoo) => std::fs::read(case.sibling(".canonical.jtoo")).unwrap(),
+            _ => continue,
+        };
+        assert!(!canonical.contains(&b'\n'), "{}", case.path.display());
+        docs.push(canonical);
+    }
+    assert!(docs.len() > 100, "{} valid cases", docs.len());
+    docs.push(br#"["d":D2024-03-04,"b":B4f4b,"k":[1:2]]"#.to_vec());
+    let input: Vec<u8> = docs.iter().flat_map(|d| [&d[..], b"\n"].concat()).collect();
+
+    let json = jtoo(&["to-json", "--exact", "--lines"], &input);
+    assert_eq!(
+        json.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let back = jtoo(&["from-json", "--exact", "--lines"], &json.stdout);
+    assert_eq!(
+        back.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&back.stderr)
+    );
+    for (i, (got, want)) in back.stdout.split(|&b| b == b'\n').zip(&docs).enumerate() {
+        assert_eq!(
+            String::from_utf8_lossy(got),
+            String::from_utf8_lossy(want),
+            "line {}",
+            i + 1
+        );
+    }
+    assert_eq!(back.stdout, input);
+
+    // Whole documents (a file, pretty) too; the natural mapping is lossy.
+    let doc = br#"["d":D2024-03-04,"b":B4f4b,"k":[1:2]]"#;
+    let file = temp_file("exact.jtoo", doc);
+    let json = jtoo_on_files(&["to-json", "--exact", "--pretty"], &[&file]);
+    assert_eq!(json.status.code(), Some(0));
+    let back = jtoo(&["from-json", "--exact"], &json.stdout);
+    assert_eq!(back.stdout, [&doc[..], b"\n"].concat());
+    let natural = jtoo(&["to-json"], doc);
+    let lossy = jtoo(&["from-json"], &natural.stdout);
+    assert_eq!(
+        lossy.stdout,
+        b"[\"d\":\"D2024-03-04\",\"b\":\"4f4b\",\"k\":[\"1\":2]]\n"
+    );
+
+    // Invalid tagged JSON writes nothing and names the path.
+    let bad = jtoo(
+        &["from-json", "--exact"],
+        br#"[{"type":"bytes","value":"abc"}]"#,
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.stdout, b"");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.starts_with("<stdin>: $[0]: invalid bytes"), "{err}");
+}

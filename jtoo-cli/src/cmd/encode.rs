@@ -25,25 +25,7 @@ pub fn run(args: Args) -> u8 {
         Ok(input) => input,
         Err(code) => return code,
     };
-    // Tagged JSON nests about twice as deep as the JTOO it describes (a pair
-    // is an object holding a value), deeper than serde_json's default 128:
-    // bound the depth ourselves, then parse without serde_json's limit.
-    if json_depth(&bytes) > MAX_TAGGED_DEPTH {
-        say!("jtoo: {name}: tagged JSON nested deeper than {MAX_TAGGED_DEPTH}");
-        return 1;
-    }
-    let mut de = serde_json::Deserializer::from_slice(&bytes);
-    de.disable_recursion_limit();
-    let parsed = serde::Deserialize::deserialize(&mut de)
-        .and_then(|v: serde_json::Value| de.end().map(|()| v));
-    let json = match parsed {
-        Ok(json) => json,
-        Err(e) => {
-            say!("jtoo: {name}: not JSON: {e}");
-            return 1;
-        }
-    };
-    let value = match spec_tests::tagged::from_tagged(&json) {
+    let value = match jtoo::json::tagged::from_tagged_slice(&bytes) {
         Ok(value) => value,
         Err(why) => {
             say!("jtoo: {name}: invalid tagged JSON: {why}");
@@ -61,35 +43,4 @@ pub fn run(args: Args) -> u8 {
             1
         }
     }
-}
-
-/// Deepest tagged-JSON nesting `jtoo encode` reads (JTOO's default depth
-/// limit of 128, doubled for pairs, with room to spare).
-const MAX_TAGGED_DEPTH: usize = 1024;
-
-/// The maximum nesting of `[`/`{` outside strings (a cheap pre-scan; the
-/// parser reports malformed input).
-fn json_depth(bytes: &[u8]) -> usize {
-    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &b in bytes {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
 }

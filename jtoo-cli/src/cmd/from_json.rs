@@ -17,6 +17,12 @@ pub struct Args {
     /// out and any other null is an error).
     #[arg(long)]
     null_error: bool,
+    /// Read tagged JSON, the exact form to-json --exact writes (every list
+    /// an array, a pair {"key": K, "value": V}, every scalar {"type": T,
+    /// "value": "text"}), so a document comes back byte for byte. The input
+    /// is held whole (up to 256 MiB).
+    #[arg(long, conflicts_with = "null_error")]
+    exact: bool,
     /// Input file (stdin when absent or -). Up to 8 MiB is converted in
     /// memory and written only once known valid; a longer FILE is read
     /// twice in bounded memory (checked, then converted), so invalid input
@@ -26,6 +32,9 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
+/// With `--exact`, reads tagged JSON instead (`jtoo::json::tagged`), the
+/// exact form `to-json --exact` writes.
+///
 /// Converts each JSON value as `jtoo::json::from_json_slice_with` does
 /// (member order, exact numbers and duplicate keys all kept) and prints its
 /// canonical JTOO and `\n`. Exit 0; 1 for invalid or unconvertible input,
@@ -56,6 +65,9 @@ fn convert(args: &Args, out: &mut Out) -> Status {
         options = options.with_null_policy(NullPolicy::Error);
     }
     let mut input = Input::open(args.file.as_deref())?;
+    if args.exact {
+        return exact(&mut input, args.lines, out);
+    }
     if args.lines {
         let to_jtoo = |json: &[u8]| jtoo::json::from_json_slice_with(json, &options);
         let probe = |json: &[u8]| to_jtoo(json).map(drop);
@@ -86,6 +98,43 @@ fn convert(args: &Args, out: &mut Out) -> Status {
     }
     let mut rest = std::io::Cursor::new(head).chain(&mut input.reader);
     stream_out(&mut rest, &options, &input.name, out)
+}
+
+/// `--exact`: tagged JSON (`jtoo::json::tagged`), the whole input or each
+/// non-blank line, written only once converted; the first error is
+/// reported as `name: message` (`name:LINE: message` for a line), exit 1.
+fn exact(input: &mut Input, lines: bool, out: &mut Out) -> Status {
+    let mut number = 0usize;
+    loop {
+        number += 1;
+        let mut json = match input.next_document(lines, &|_| Ok(()))? {
+            Next::End => return Ok(()),
+            Next::Doc(json) | Next::Invalid(json, _) => json,
+        };
+        if lines && json.last() == Some(&b'\r') {
+            json.pop();
+        }
+        if lines && json.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let converted = jtoo::json::tagged::from_tagged_slice(&json)
+            .map_err(|e| e.to_string())
+            .and_then(|v| jtoo::to_vec(&v).map_err(|e| e.to_string()));
+        match converted {
+            Ok(jtoo) => out.line(&jtoo)?,
+            Err(why) if lines => {
+                say!("{}:{number}: {why}", input.name);
+                return Err(1);
+            }
+            Err(why) => {
+                say!("{}: {why}", input.name);
+                return Err(1);
+            }
+        }
+        if !lines {
+            return Ok(());
+        }
+    }
 }
 
 /// Converts the JSON read from `src` into `sink`, reporting an error of

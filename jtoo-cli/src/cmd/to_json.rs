@@ -20,6 +20,14 @@ pub struct Args {
     /// value per line (JSON Lines), as from-json --lines reads them.
     #[arg(long)]
     lines: bool,
+    /// Write tagged JSON, the exact form from-json --exact reads back as the
+    /// same document: every list an array, a pair {"key": K, "value": V},
+    /// every scalar {"type": T, "value": "text"} (string, bytes, bool,
+    /// integer, decimal, datetime, timestamp). The document is held whole
+    /// (up to 256 MiB). Without it, JSON as a JSON program expects it, which
+    /// loses types (bytes become hex strings, dates strings, keys strings).
+    #[arg(long)]
+    exact: bool,
     /// Input file (stdin when absent or -). A file is read twice in a
     /// bounded window (files larger than memory convert); stdin is read
     /// whole into memory.
@@ -31,7 +39,9 @@ pub struct Args {
 /// lists become objects, `[]` stays `[]`, bytes become lower-case hex
 /// strings, dates and times their JTOO text, numbers their exact digits).
 /// Duplicate keys are all kept, in order: JSON text allows them, and
-/// nothing is dropped. Exit 0; 1 for invalid input; 2 for usage or I/O
+/// nothing is dropped. With `--exact`, tagged JSON instead
+/// (`jtoo::json::tagged`), which `from-json --exact` reads back as the
+/// same canonical bytes. Exit 0; 1 for invalid input; 2 for usage or I/O
 /// errors.
 ///
 /// A FILE (without `--lines`) is read twice in bounded memory, so files
@@ -50,20 +60,23 @@ pub fn run(args: Args) -> u8 {
 fn convert(args: &Args, out: &mut Out) -> Status {
     let syntax = Syntax::new(args.htoo).for_file(args.file.as_deref());
     let mut input = Input::open(args.file.as_deref())?;
+    let to_json = if args.exact {
+        jtoo::json::tagged::to_tagged_string
+    } else {
+        jtoo::json::to_json_string
+    };
     if args.lines {
         let probe = |b: &[u8]| syntax.validate(b);
-        let convert = |line: &[u8]| {
-            syntax
-                .parse(line)
-                .map(|v| jtoo::json::to_json_string(&v).into_bytes())
-        };
+        let convert = |line: &[u8]| syntax.parse(line).map(|v| to_json(&v).into_bytes());
         return each_line(&mut input, out, &probe, &convert);
     }
-    if let Some(path) = args.file.as_deref().filter(|p| *p != Path::new("-")) {
+    if let Some(path) = args.file.as_deref().filter(|p| *p != Path::new("-"))
+        && !args.exact
+    {
         return two_passes(path, syntax, &mut input, args.pretty, out);
     }
     let (_, value) = syntax.read(&mut input)?;
-    let json = jtoo::json::to_json_string(&value);
+    let json = to_json(&value);
     if args.pretty {
         out.line(pretty_json(&json).as_bytes())
     } else {

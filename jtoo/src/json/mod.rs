@@ -49,6 +49,18 @@
 //! returns as `[]`), null members (gone), and numbers (same value, written
 //! without exponent or trailing fraction zeros).
 //!
+//! JTOO → JSON → JTOO with this mapping is **lossy**: a byte string comes
+//! back as a string of hex digits, a date as a string, a pair list's
+//! non-string key as a string (`["d":D2024-03-04,"b":B4f4b,"k":[1:2]]` →
+//! `["d":"D2024-03-04","b":"4f4b","k":["1":2]]`). It is the JSON a JSON
+//! program expects, and the spec's mapping. **For an exact round trip**
+//! use [`tagged`]: every list an array, a pair `{"key": K, "value": V}`,
+//! every scalar `{"type": T, "value": "text"}`, the form of the
+//! conformance suite; [`tagged::to_tagged_string`] then
+//! [`tagged::from_tagged_slice`] gives back the same value, so the same
+//! canonical bytes, for every JTOO document (`jtoo to-json --exact` /
+//! `jtoo from-json --exact` on the command line).
+//!
 //! ```
 //! use jtoo::json::{from_json_str, to_json_string};
 //! let v = from_json_str(r#"{"command":"term:setstyle","data":{"color":31,"bold":true,"x":null,"w":1.50}}"#).unwrap();
@@ -136,6 +148,7 @@ impl FromJsonOptions {
 }
 
 pub mod stream;
+pub mod tagged;
 mod text;
 
 pub use text::{from_json_slice, from_json_slice_with, from_json_str, to_json_string};
@@ -352,7 +365,7 @@ fn number_or_string(text: String) -> Json {
 }
 
 /// Lower-case hex of `bytes`.
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for &b in bytes {
