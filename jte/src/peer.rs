@@ -1310,6 +1310,16 @@ async fn write_loop(
     mut rx: mpsc::Receiver<(Packet, Encoding)>,
     mut sink: OutboundSink,
 ) {
+    /// Marks the writing done however the task ends (a transport's sink
+    /// that panicked included), so that [`Peer::closed`] resolves.
+    struct Done(Arc<Inner>);
+    impl Drop for Done {
+        fn drop(&mut self) {
+            self.0.close("closed: the writer stopped");
+            self.0.written.send_replace(true);
+        }
+    }
+    let _done = Done(Arc::clone(&inner));
     let mut closed = inner.closed.subscribe();
     loop {
         let item = tokio::select! {
