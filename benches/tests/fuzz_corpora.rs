@@ -123,3 +123,8 @@ fn jtoo_serde_never_flips_the_sign_of_integers_below_i128() {
         }
     }
 }
+
+#[test]
+fn document_roundtrip_corpus() {
+    replay("document_roundtrip");
+}

@@ -268,6 +268,9 @@ fn remove_fixes_commas() {
         ),
         ("[1, // one\n 2]", 1, "[1 // one\n]"),
         ("[[1, 2]: 3, 4]", 0, "[4]"),
+        // A `,` on the next line goes with its item.
+        ("[\n  // c\n  \"k\": 1\n,\n]", 0, "[]"),
+        ("[\n  1\n  , 2\n]", 0, "[\n  2\n]"),
     ];
     for (before, index, after) in cases {
         let mut doc = Document::parse(before).unwrap();

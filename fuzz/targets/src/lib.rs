@@ -37,6 +37,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("server_session", server_session),
     ("pretty_roundtrip", pretty_roundtrip),
     ("stream_read", stream_read),
+    ("document_roundtrip", document_roundtrip),
 ];
 
 /// The body of the target called `name`, if there is one.
@@ -1034,5 +1035,227 @@ pub fn stream_read(data: &[u8]) {
             "{a} vs {b}"
         ),
         _ => panic!("{whole:?} vs {streamed:?}"),
+    }
+}
+
+/// `htoo::Document` against the fast parser, then random edits.
+///
+/// The input is an HTOO text, optionally followed by a `0xff` byte (never
+/// in UTF-8 text) and an edit script. The text: accepted by
+/// `htoo::Document` exactly when `htoo::from_slice` accepts it, with the
+/// same error (kind, message, position) when not; when accepted, printed
+/// back byte for byte, with the same value, every node's value equal to
+/// the value at its place. The script, three bytes an edit (kind, which
+/// item, which new value): set, remove, insert, push a pair, rename, or an
+/// update to the value with one item changed. After each edit the text
+/// parses to the same tree (a fresh `Document` of it equals the edited
+/// one) and the value is the same edit applied to the value.
+pub fn document_roundtrip(data: &[u8]) {
+    let (text, script) = match data.iter().position(|&b| b == 0xff) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &[][..]),
+    };
+    let doc = match (htoo::from_slice(text), htoo::Document::from_slice(text)) {
+        (Ok(v), Ok(doc)) => {
+            assert!(doc.as_str().as_bytes() == text, "text not kept");
+            assert!(doc.to_string().as_bytes() == text, "Display not the text");
+            assert!(doc.value() == v, "value differs");
+            check_nodes(&doc, &v);
+            doc
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                (a.kind(), a.position(), a.to_string()),
+                (b.kind(), b.position(), b.to_string())
+            );
+            return;
+        }
+        (a, b) => panic!("parsers disagree: {a:?} vs {b:?}"),
+    };
+    document_edits(doc, script);
+}
+
+/// Every node's value is the value at its place.
+fn check_nodes(doc: &htoo::Document, v: &Value) {
+    let mut stack = vec![(doc.root(), v)];
+    while let Some((node, value)) = stack.pop() {
+        match value {
+            Value::List(items) => {
+                assert!(node.is_list(), "a list that is not a list node");
+                let mut n = 0;
+                for (entry, item) in node.entries().zip(items.iter()) {
+                    n += 1;
+                    match (entry.key(), item) {
+                        (Some(k), jtoo::ItemRef::Pair(p)) => stack.push((k, p.key())),
+                        (None, jtoo::ItemRef::Value(_)) => {}
+                        _ => panic!("pair and plain item mixed up"),
+                    }
+                    stack.push((entry.value(), item.value()));
+                }
+                assert_eq!(n, items.len());
+            }
+            scalar => assert!(node.value() == *scalar, "node value differs"),
+        }
+    }
+}
+
+/// New values an edit script picks from.
+fn new_value(b: u8) -> Value {
+    match b % 8 {
+        0 => Value::from(i64::from(b) - 100),
+        1 => Value::from(b % 2 == 0),
+        2 => Value::from("new \"text\"\n"),
+        3 => Value::from(vec![Value::from(1), Value::from("a")]),
+        4 => Value::List(jtoo::List::from_pairs([
+            jtoo::Pair::with_str_key("k", Value::from(b)),
+            jtoo::Pair::with_str_key("long key for a long line", Value::from("x".repeat(40))),
+        ])),
+        5 => Value::List(jtoo::List::new()),
+        6 => Value::from(&b"\x01\xff"[..]),
+        _ => Value::from(vec![Value::from(vec![Value::from(b)])]),
+    }
+}
+
+/// The positions of every item of `v`.
+fn item_paths(v: &Value) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut stack = vec![(v, Vec::new())];
+    while let Some((v, path)) = stack.pop() {
+        if let Value::List(items) = v {
+            for (i, item) in items.iter().enumerate() {
+                let mut p = path.clone();
+                p.push(i);
+                stack.push((item.value(), p.clone()));
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn value_at<'v>(v: &'v mut Value, path: &[usize]) -> Option<&'v mut Value> {
+    let mut v = v;
+    for &i in path {
+        let Value::List(items) = v else { return None };
+        v = match items.get_mut(i)? {
+            jtoo::ItemMut::Value(x) => x,
+            jtoo::ItemMut::Pair(p) => p.value_mut(),
+        };
+    }
+    Some(v)
+}
+
+/// `v` with the items of every list in a normal order: the plain items in
+/// their order, then the pairs ordered by the canonical text of their key
+/// (pairs with equal keys in their order).
+fn normalized(v: &Value) -> Value {
+    match v {
+        Value::List(items) => {
+            let mut plain = Vec::new();
+            let mut pairs = Vec::new();
+            for item in items.iter() {
+                match item {
+                    jtoo::ItemRef::Value(x) => plain.push(jtoo::Item::from(normalized(x))),
+                    jtoo::ItemRef::Pair(p) => {
+                        let key = jtoo::to_string(p.key()).unwrap_or_default();
+                        pairs.push((key, p.key().clone(), normalized(p.value())));
+                    }
+                }
+            }
+            pairs.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut list = jtoo::List::new();
+            for item in plain {
+                list.push(item);
+            }
+            for (_, k, x) in pairs {
+                if let Ok(p) = jtoo::Pair::new(k, x) {
+                    list.push(p);
+                }
+            }
+            Value::List(list)
+        }
+        scalar => scalar.clone(),
+    }
+}
+
+fn document_edits(mut doc: htoo::Document, script: &[u8]) {
+    let mut expected = doc.value();
+    for op in script.chunks_exact(3).take(8) {
+        let (kind, pick, new) = (op[0], op[1], new_value(op[2]));
+        let paths = item_paths(&expected);
+        let Some(path) = paths.get(usize::from(pick) % paths.len().max(1)) else {
+            // Nothing to pick: only a push into the document's list.
+            if let Value::List(items) = &mut expected {
+                doc.push(&[], &new).unwrap();
+                items.push(new);
+            }
+            continue;
+        };
+        let steps: Vec<jtoo::PathItem<'_>> = path.iter().map(|&i| jtoo::PathItem::Index(i)).collect();
+        let (last, parent) = path.split_last().unwrap_or((&0, &[]));
+        let parent_steps = &steps[..steps.len() - 1];
+        let before = doc.clone();
+        let result = match kind % 6 {
+            0 => doc.set(&steps, &new).map(|()| {
+                if let Some(x) = value_at(&mut expected, path) {
+                    *x = new;
+                }
+            }),
+            1 => doc.remove(&steps).map(|()| {
+                if let Some(Value::List(items)) = value_at(&mut expected, parent) {
+                    items.remove(*last);
+                }
+            }),
+            2 => doc.insert(parent_steps, *last, &new).map(|()| {
+                if let Some(Value::List(items)) = value_at(&mut expected, parent) {
+                    items.insert(*last, new);
+                }
+            }),
+            3 => doc.push_pair(parent_steps, &Value::from("new"), &new).map(|()| {
+                if let Some(Value::List(items)) = value_at(&mut expected, parent) {
+                    items.push(jtoo::Pair::with_str_key("new", new));
+                }
+            }),
+            4 => doc.rename(&steps, &Value::from("renamed")).map(|()| {
+                if let Some(Value::List(items)) = value_at(&mut expected, parent)
+                    && let Some(jtoo::ItemMut::Pair(p)) = items.get_mut(*last)
+                {
+                    let value = std::mem::replace(p.value_mut(), Value::from(0));
+                    *p = jtoo::Pair::with_str_key("renamed", value);
+                }
+            }),
+            _ => {
+                let mut changed = expected.clone();
+                if let Some(x) = value_at(&mut changed, path) {
+                    *x = new;
+                }
+                doc.update(&changed).map(|()| {
+                    // Pairs matched by key keep the document's order.
+                    assert!(
+                        normalized(&doc.value()) == normalized(&changed),
+                        "update gave another value:\n{}",
+                        doc.as_str()
+                    );
+                    expected = doc.value();
+                })
+            }
+        };
+        match result {
+            Ok(()) => {}
+            Err(e) => {
+                // Refused (a plain item to rename, a value too deep): nothing changed.
+                assert!(doc == before, "a refused edit changed the document: {e}");
+                continue;
+            }
+        }
+        let again = htoo::Document::parse_with(
+            doc.as_str(),
+            &htoo::Options::new().with_max_depth(doc.max_depth()),
+        );
+        match again {
+            Ok(again) => assert!(again == doc, "tree differs from a fresh parse:\n{}", doc.as_str()),
+            Err(e) => panic!("an edit made invalid HTOO ({e}):\n{}", doc.as_str()),
+        }
+        assert!(doc.value() == expected, "value differs after an edit:\n{}", doc.as_str());
     }
 }

@@ -371,8 +371,7 @@ impl Document {
                 Some(next) => {
                     let c = next.comments().attached;
                     let next_first = c.leading.map_or(next.span().start, |s| s.start);
-                    let start = own_start.unwrap_or(first);
-                    cuts.push(start..next_first.max(start));
+                    cuts.push(first..next_first.max(first));
                 }
                 None => {
                     // Spaces before it on its line go too.
@@ -704,9 +703,13 @@ impl Document {
     /// `,` and comments follow it on that line.
     fn own_line_end(&self, entry: Entry<'_>) -> Option<usize> {
         let gap = entry.gap_after();
+        let mut comma = false;
         for t in self.trivia(gap.range()) {
             match t.kind {
+                // A `,` on a later line: the item's lines do not hold it.
+                super::TriviaKind::Newline if !comma && entry.comma().is_some() => return None,
                 super::TriviaKind::Newline => return Some(t.span.end),
+                super::TriviaKind::Comma => comma = true,
                 super::TriviaKind::Colon => return None,
                 _ => {}
             }

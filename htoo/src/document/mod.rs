@@ -738,15 +738,16 @@ impl<'d> Entry<'d> {
     /// The text between this item and the next item, or the list's `]`
     /// (the item's `,` is in it).
     pub fn gap_after(&self) -> Span {
-        let end = self.doc.raw(self.at.value).end as usize;
+        let value = self.doc.raw(self.at.value);
         let list = self.doc.raw(self.at.list);
-        let list_end = (list.end as usize).saturating_sub(1);
-        let next = self
-            .doc
-            .items_of(self.at.list)
-            .nth(self.at.index + 1)
-            .map_or(list_end, |i| i.span().start);
-        Span::new(end, next)
+        // The next item's first node follows this item's value's subtree.
+        let next = self.at.value + value.size.max(1) as usize;
+        let end = if next < self.at.list + list.size as usize {
+            self.doc.raw(next).start as usize
+        } else {
+            (list.end as usize).saturating_sub(1)
+        };
+        Span::new(value.end as usize, end)
     }
 
     /// The comments that belong to the item: the block of comment lines
