@@ -45,9 +45,9 @@
 //! slow senders of long frames cannot lock new clients out until their
 //! frame timeout: the clients are served and the senders cut. A
 //! connection within its share is never cut for room; it may grow past
-//! it only while an eighth of the budget stays free (else it waits for
-//! room, cutting nobody), so slow senders of long frames leave room for
-//! the others and are cut only when that runs out.
+//! it only while at least as much as it would then hold stays free (else
+//! it waits for room, cutting nobody), so slow senders of long frames
+//! leave room for the others and are cut only when that runs out.
 //!
 //! **Accept errors** (such as running out of file descriptors) never stop
 //! the server: it backs off, from 5 ms doubling to 1 s, while the error
@@ -1835,8 +1835,8 @@ mod tests {
         drop(hogs);
     }
 
-    /// A connection over its share grows only while an eighth of the
-    /// budget stays free: a slow sender of a long line leaves room for the
+    /// A connection over its share grows only while as much as it would
+    /// hold stays free: a slow sender of a long line leaves room for the
     /// others, who get in without anybody being cut.
     #[tokio::test(start_paused = true)]
     async fn a_connection_over_its_share_leaves_room_for_others() {

@@ -7,9 +7,10 @@
 //! [`SHARE_FLOOR`]) are cut, the one whose frame started first (the
 //! slowest sender) first, until enough room is on its way back. A
 //! connection within its share is never cut for room. A connection may
-//! grow past its share only while an eighth of the budget stays free
-//! (else it waits for room, cutting nobody): so slow senders of long
-//! frames leave room for the others, and are cut only when that runs out.
+//! grow past its share only while at least as much as it would then hold
+//! stays free (else it waits for room, cutting nobody): so slow senders of
+//! long frames leave room for the others (and for shorter frames over
+//! their share), and are cut only when that runs out.
 
 use super::ConnectionError;
 use futures::task::AtomicWaker;
@@ -73,11 +74,11 @@ impl Budget {
         n > self.share(self.count.load(Ordering::Relaxed))
     }
 
-    /// Takes `more` bytes now if the budget has them, and, for a
-    /// connection going over its share, an eighth of the budget stays
-    /// free besides.
-    fn try_take(&self, more: u32, over_share: bool) -> bool {
-        let headroom = if over_share { self.total / 8 } else { 0 };
+    /// Takes `more` bytes now for a connection that will hold `n` if the
+    /// budget has them, and, when `n` is over its share, as much as `n`
+    /// stays free besides.
+    fn try_take(&self, more: u32, n: usize) -> bool {
+        let headroom = if self.over_share(n) { n } else { 0 };
         if self.free.available_permits() < (more as usize).saturating_add(headroom) {
             return false;
         }
@@ -96,12 +97,13 @@ impl Budget {
         self.room.notify_waiters();
     }
 
-    /// Waits until `more` bytes can be taken by a connection over its
-    /// share (see [`try_take`](Budget::try_take)), and takes them.
-    async fn take_over_share(&self, more: u32) {
+    /// Waits until `more` bytes can be taken by a connection that will
+    /// hold `n`, over its share (see [`try_take`](Budget::try_take)), and
+    /// takes them.
+    async fn take_over_share(&self, more: u32, n: usize) {
         loop {
             let room = self.room.notified();
-            if self.try_take(more, true) {
+            if self.try_take(more, n) {
                 return;
             }
             room.await;
@@ -225,7 +227,7 @@ impl Charge {
             return false;
         };
         let Some(more) = missing else { return true };
-        let acquired = self.budget.try_take(more, self.budget.over_share(n));
+        let acquired = self.budget.try_take(more, n);
         if acquired {
             self.set_held(n);
         }
@@ -249,7 +251,7 @@ impl Charge {
         if budget.over_share(n) {
             // Over its share: waits for room (cutting nobody).
             tokio::select! {
-                () = budget.take_over_share(more) => {}
+                () = budget.take_over_share(more, n) => {}
                 e = poll_fn(|cx| poll_cut(holder, self.held, cx)) => return Err(e),
             }
             self.set_held(n);
@@ -298,7 +300,7 @@ impl Charge {
             return Ok(Some(Acquire {
                 more: more as usize,
                 future: Box::pin(async move {
-                    budget.take_over_share(more).await;
+                    budget.take_over_share(more, n).await;
                     true
                 }),
             }));
