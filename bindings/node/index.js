@@ -1,0 +1,225 @@
+'use strict'
+// JTOO for Node.js: the Rust core (crates jtoo, htoo, jtoo-frame, jte)
+// through napi-rs. Every rule lives in Rust; this file defines the value
+// classes and hands them to the native functions.
+
+// native.js is the loader `napi build --platform --js native.js` writes.
+const native = require('./native.js')
+
+// Lets the native side build instances without re-checking their text.
+const TOKEN = Symbol('jtoo.token')
+// Each class's prototype names its kind under this symbol.
+const KIND = Symbol('jtoo.kind')
+
+/**
+ * An exact decimal. `text` is its plain spelling (`"1000.5"`, `"-0.25"`,
+ * `"1.0"`). `new Decimal("1_000.50")`, `new Decimal(0.1)`,
+ * `new Decimal(3n)` normalise.
+ */
+class Decimal {
+  constructor (x, text) {
+    if (x !== TOKEN) return native.decimal(x, CTX)
+    this.text = text
+    Object.freeze(this)
+  }
+
+  toString () { return this.text }
+  toJSON () { return this.text }
+  /** The nearest JavaScript number. */
+  toNumber () { return Number(this.text) }
+  valueOf () { return Number(this.text) }
+  equals (other) { return other instanceof Decimal && other.text === this.text }
+}
+
+/**
+ * A JTOO date/time value (`D…` / `T…`): a date (year; year-month;
+ * year-month-day; ISO week; week day), a time (hour to nanoseconds), an
+ * offset, or a combination. Absent parts are null.
+ */
+class DateTime {
+  constructor (x, text, f) {
+    if (x !== TOKEN) {
+      const v = native.scalar(String(x), CTX)
+      if (!(v instanceof DateTime)) throw new TypeError(`${JSON.stringify(String(x))} is not a JTOO date/time`)
+      return v
+    }
+    this.text = text
+    this.year = f[0]
+    this.month = f[1]
+    this.day = f[2]
+    this.week = f[3]
+    this.weekDay = f[4]
+    this.hour = f[5]
+    this.minute = f[6]
+    this.second = f[7]
+    this.nanosecond = f[8]
+    this.precision = f[9]
+    /** Minutes east of UTC (`~08` is -480), or null for local time. */
+    this.offset = f[10]
+    Object.freeze(this)
+  }
+
+  get hasDate () { return this.year !== null }
+  get hasTime () { return this.hour !== null }
+  toString () { return this.text }
+  toJSON () { return this.text }
+  equals (other) { return other instanceof DateTime && other.text === this.text }
+
+  /**
+   * The moment as a JavaScript Date, when that is exact: year-month-day, a
+   * time, an offset, and nothing below milliseconds. Otherwise a RangeError.
+   */
+  toDate () {
+    if (this.month === null || this.day === null || this.hour === null || this.offset === null) {
+      throw new RangeError(`${this.text} is not a moment (needs year-month-day, a time and an offset)`)
+    }
+    const ns = this.nanosecond ?? 0
+    if (ns % 1e6 !== 0) throw new RangeError(`${this.text} is more precise than a Date`)
+    const d = new Date(0)
+    d.setUTCFullYear(this.year, this.month - 1, this.day) // not Date.UTC: it maps years 0..99 to 19xx
+    d.setUTCHours(this.hour, this.minute ?? 0, this.second ?? 0, ns / 1e6)
+    return new Date(d.getTime() - this.offset * 60000)
+  }
+}
+
+/**
+ * A Unix timestamp (`S…`): whole `seconds` since the epoch (a BigInt beyond
+ * 2^53), `nanosecond`, and `digits`, how many fraction digits it has (0, 3,
+ * 6 or 9).
+ */
+class Timestamp {
+  constructor (x, text, f) {
+    if (x !== TOKEN) {
+      const v = native.scalar(String(x), CTX)
+      if (!(v instanceof Timestamp)) throw new TypeError(`${JSON.stringify(String(x))} is not a JTOO timestamp`)
+      return v
+    }
+    this.text = text
+    this.seconds = f[0]
+    this.nanosecond = f[1]
+    this.digits = f[2]
+    Object.freeze(this)
+  }
+
+  /** A timestamp of millisecond precision. */
+  static fromDate (d) { return native.timestampFromMillis(d.getTime(), CTX) }
+  toString () { return this.text }
+  toJSON () { return this.text }
+  equals (other) { return other instanceof Timestamp && other.text === this.text }
+
+  /** As a Date when exact (whole milliseconds within Date's range), else a RangeError. */
+  toDate () {
+    if (this.nanosecond % 1e6 !== 0 || typeof this.seconds !== 'number') {
+      throw new RangeError(`${this.text} is not exact as a Date`)
+    }
+    const d = new Date(this.seconds * 1000 + this.nanosecond / 1e6)
+    if (Number.isNaN(d.getTime())) throw new RangeError(`${this.text} is outside a Date's range`)
+    return d
+  }
+}
+
+/**
+ * A `key:value` item of a list that is not a plain record: keys that are
+ * not strings, repeated, or integer-like, or pairs mixed with values.
+ */
+class Pair {
+  constructor (key, value) {
+    this.key = key
+    this.value = value
+  }
+}
+
+/** A document that is not valid JTOO (or HTOO, or JSON): where and why. */
+class DecodeError extends SyntaxError {
+  constructor (message, line, column, offset) {
+    super(`${message} at line ${line} column ${column}`)
+    this.name = 'DecodeError'
+    this.reason = message
+    this.line = line
+    this.column = column
+    this.offset = offset
+  }
+}
+
+Decimal.prototype[KIND] = 1
+DateTime.prototype[KIND] = 2
+Timestamp.prototype[KIND] = 3
+Pair.prototype[KIND] = 4
+
+const CTX = Object.freeze({ Decimal, DateTime, Timestamp, Pair, DecodeError, Map, token: TOKEN, kind: KIND })
+
+/**
+ * Reads a JTOO document (a string or UTF-8 bytes); `{htoo: true}` reads
+ * HTOO. Throws DecodeError.
+ */
+function parse (text, options) {
+  return native.parse(text, Boolean(options && options.htoo), CTX)
+}
+
+/** Canonical JTOO text of a value; TypeError for what JTOO cannot hold. */
+function stringify (value) { return native.stringify(value, CTX) }
+
+/** Pretty HTOO text of a value (ends with a newline). */
+function pretty (value) { return native.pretty(value, CTX) }
+
+/** JSON text read exactly into JTOO's types (JSON null members are left out). */
+function fromJson (text) { return native.fromJson(text, CTX) }
+
+/** A value as JSON text (decimals and big integers keep every digit). */
+function toJson (value) { return native.toJson(value, CTX) }
+
+/** One frame: its JTOO text (or null) and its binary section. */
+class Frame {
+  constructor (text, binary) {
+    this.text = text
+    this.binary = binary
+  }
+
+  /** The JTOO section's value, or undefined when the frame has none. */
+  value () { return this.text === null ? undefined : parse(this.text) }
+}
+
+/** Reads frames from a byte stream: `feed(chunk)` returns the frames completed. */
+class FrameDecoder {
+  constructor () { this._d = new native.FrameDecoder() }
+  feed (chunk) { return this._d.feed(chunk).map(([t, b]) => new Frame(t, b)) }
+  /** Bytes held that are not yet a whole frame. */
+  get buffered () { return this._d.buffered }
+  /** True when no partial frame is held (a clean end of stream). */
+  get isBetweenFrames () { return this._d.isBetweenFrames }
+}
+
+/** The bytes of one frame: `value` (or null for none) and optional binary bytes. */
+function encodeFrame (value, binary) { return native.encodeFrame(value, binary ?? undefined, CTX) }
+
+/** A JTE packet (its JTOO value) as JTOO text, or JSON text with `{json: true}`. */
+function encodePacket (value, options) { return native.encodePacket(value, Boolean(options && options.json), CTX) }
+
+/** A JTE packet read and checked from JTOO text (or JSON with `{json: true}`), as its value. */
+function decodePacket (text, options) { return native.decodePacket(text, Boolean(options && options.json), CTX) }
+
+/** Tagged JSON (the conformance suite's form) of a value. */
+function toTagged (value) { return native.toTagged(value, CTX) }
+
+/** A value from tagged JSON text. */
+function fromTagged (text) { return native.fromTagged(text, CTX) }
+
+module.exports = {
+  parse,
+  stringify,
+  pretty,
+  fromJson,
+  toJson,
+  Decimal,
+  DateTime,
+  Timestamp,
+  Pair,
+  DecodeError,
+  Frame,
+  FrameDecoder,
+  encodeFrame,
+  encodePacket,
+  decodePacket,
+  toTagged,
+  fromTagged
+}

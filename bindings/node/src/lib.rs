@@ -1,0 +1,744 @@
+//! Node.js bindings of the JTOO core: `index.js` wraps these functions into
+//! the package's API (`parse`, `stringify`, `pretty`, `fromJson`, `toJson`,
+//! `FrameDecoder`, `encodeFrame`, `encodePacket`, `decodePacket`).
+//!
+//! The binding is thin: every rule of JTOO and HTOO lives in the Rust crates
+//! (`jtoo`, `htoo`, `jtoo-frame`, `jte`, `spec-tests`). This crate converts
+//! values between `jtoo::Value` and JavaScript and turns errors into
+//! JavaScript exceptions; it never parses or checks JTOO itself.
+//!
+//! JavaScript classes (`Decimal`, `DateTime`, `Timestamp`, `Pair`,
+//! `DecodeError`) are defined in `index.js` and handed to every call in a
+//! context object, together with a private token that lets the native side
+//! build instances without their constructors re-checking the text, and a
+//! private symbol under which each class's prototype names its kind.
+#![deny(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+use bytes::BytesMut;
+use jtoo::{Item, TimePrecision, TimestampPrecision, Value};
+use napi::bindgen_prelude::{
+    Array, BigInt, FnArgs, FromNapiValue, Function, JsObjectValue, Null, Object, ToNapiValue,
+    Uint8ArraySlice, Unknown,
+};
+use napi::{Env, Error, JsString, JsValue, Result, Status, ValueType};
+use napi_derive::napi;
+use tokio_util::codec::Decoder;
+
+/// The largest integer a JavaScript number holds exactly (2^53 − 1).
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// Kinds the classes of `index.js` carry under the private kind symbol.
+const KIND_DECIMAL: u32 = 1;
+const KIND_DATETIME: u32 = 2;
+const KIND_TIMESTAMP: u32 = 3;
+const KIND_PAIR: u32 = 4;
+
+type Ctor2<'e> = Function<'e, FnArgs<(Unknown<'e>, Unknown<'e>)>, Unknown<'e>>;
+type Ctor3<'e> = Function<'e, FnArgs<(Unknown<'e>, Unknown<'e>, Unknown<'e>)>, Unknown<'e>>;
+type Ctor4<'e> =
+    Function<'e, FnArgs<(Unknown<'e>, Unknown<'e>, Unknown<'e>, Unknown<'e>)>, Unknown<'e>>;
+
+/// The classes and private keys of `index.js`.
+struct Cx<'e> {
+    env: &'e Env,
+    decimal: Ctor2<'e>,
+    datetime: Ctor3<'e>,
+    timestamp: Ctor3<'e>,
+    pair: Ctor2<'e>,
+    map: Function<'e, Unknown<'e>, Unknown<'e>>,
+    token: Unknown<'e>,
+    kind: Unknown<'e>,
+}
+
+impl<'e> Cx<'e> {
+    fn new(env: &'e Env, ctx: &Object<'e>) -> Result<Cx<'e>> {
+        Ok(Cx {
+            env,
+            decimal: ctx.get_named_property("Decimal")?,
+            datetime: ctx.get_named_property("DateTime")?,
+            timestamp: ctx.get_named_property("Timestamp")?,
+            pair: ctx.get_named_property("Pair")?,
+            map: ctx.get_named_property("Map")?,
+            token: ctx.get_named_property("token")?,
+            kind: ctx.get_named_property("kind")?,
+        })
+    }
+
+    // ---- Rust → JavaScript -------------------------------------------
+
+    fn to_js(&self, v: &Value) -> Result<Unknown<'e>> {
+        let env = self.env;
+        match v {
+            Value::String(s) => Ok(env.create_string(s.as_str())?.to_unknown()),
+            Value::Bytes(b) => Uint8ArraySlice::copy_from(env, b)?.into_unknown(env),
+            Value::Bool(b) => b.into_unknown(env),
+            Value::Integer(i) => {
+                let magnitude = i.magnitude();
+                if magnitude <= u128::from(MAX_SAFE) {
+                    // Exact: |i| < 2^53.
+                    #[allow(clippy::cast_precision_loss)]
+                    let m = magnitude as f64;
+                    (if i.is_negative() { -m } else { m }).into_unknown(env)
+                } else {
+                    #[allow(clippy::cast_possible_truncation)]
+                    let words = vec![magnitude as u64, (magnitude >> 64) as u64];
+                    BigInt {
+                        sign_bit: i.is_negative(),
+                        words,
+                    }
+                    .into_unknown(env)
+                }
+            }
+            Value::Decimal(d) => {
+                let text = env.create_string(&d.to_plain_string())?.to_unknown();
+                self.decimal.new_instance(FnArgs::from((self.token, text)))
+            }
+            Value::DateTime(d) => self.datetime_to_js(d),
+            Value::Timestamp(t) => self.timestamp_to_js(t),
+            Value::List(list) => self.list_to_js(list),
+        }
+    }
+
+    fn list_to_js(&self, list: &jtoo::List) -> Result<Unknown<'e>> {
+        let env = self.env;
+        if let Some(pairs) = list.pairs()
+            && plain_object_keys(pairs)
+        {
+            let mut obj = Object::new(env)?;
+            for p in pairs {
+                let key = env.create_string(p.key().as_str().unwrap_or_default())?;
+                obj.set_property(key, self.to_js(p.value())?)?;
+            }
+            return Ok(obj.to_unknown());
+        }
+        let len = u32::try_from(list.len())
+            .map_err(|_| Error::new(Status::GenericFailure, "list too long for JavaScript"))?;
+        let mut arr = env.create_array(len)?;
+        for (i, item) in (0..len).zip(list.iter()) {
+            let js = match item.as_pair() {
+                Some(p) => {
+                    let k = self.to_js(p.key())?;
+                    let v = self.to_js(p.value())?;
+                    self.pair.new_instance(FnArgs::from((k, v)))?
+                }
+                None => self.to_js(item.value())?,
+            };
+            arr.set(i, js)?;
+        }
+        arr.into_unknown(env)
+    }
+
+    fn datetime_to_js(&self, d: &jtoo::DateTime) -> Result<Unknown<'e>> {
+        let env = self.env;
+        // [year, month, day, week, weekDay, hour, minute, second,
+        //  nanosecond, precision, offset]: null where the value has no such part.
+        let mut fields = env.create_array(11)?;
+        let null = Null.into_unknown(env)?;
+        for i in 0..11 {
+            fields.set(i, null)?;
+        }
+        if let Some(date) = d.date() {
+            fields.set(0, u32::from(date.year()))?;
+            if let Some(m) = date.month() {
+                fields.set(1, u32::from(m))?;
+            }
+            if let Some(day) = date.day() {
+                fields.set(2, u32::from(day))?;
+            }
+            if let Some(w) = date.week() {
+                fields.set(3, u32::from(w))?;
+            }
+            if let Some(wd) = date.week_day() {
+                fields.set(4, u32::from(wd))?;
+            }
+        }
+        if let Some(t) = d.time() {
+            let p = t.precision();
+            fields.set(5, u32::from(t.hour()))?;
+            if p != TimePrecision::Hour {
+                fields.set(6, u32::from(t.minute()))?;
+            }
+            if !matches!(p, TimePrecision::Hour | TimePrecision::Minute) {
+                fields.set(7, u32::from(t.second()))?;
+                fields.set(8, t.nanosecond())?;
+            }
+            let name = match p {
+                TimePrecision::Hour => "hour",
+                TimePrecision::Minute => "minute",
+                TimePrecision::Second => "second",
+                TimePrecision::Millisecond => "millisecond",
+                TimePrecision::Microsecond => "microsecond",
+                TimePrecision::Nanosecond => "nanosecond",
+            };
+            fields.set(9, name)?;
+        }
+        if let Some(o) = d.offset() {
+            fields.set(10, o.minutes())?;
+        }
+        let text = env.create_string(&d.to_string())?.to_unknown();
+        self.datetime
+            .new_instance(FnArgs::from((self.token, text, fields.into_unknown(env)?)))
+    }
+
+    fn timestamp_to_js(&self, t: &jtoo::Timestamp) -> Result<Unknown<'e>> {
+        let env = self.env;
+        // [seconds, nanosecond, digits]: seconds as a number when exact,
+        // else a BigInt.
+        let mut fields = env.create_array(3)?;
+        let secs = t.secs();
+        if secs.unsigned_abs() <= MAX_SAFE {
+            #[allow(clippy::cast_precision_loss)]
+            fields.set(0, secs as f64)?;
+        } else {
+            fields.set(0, BigInt::from(secs))?;
+        }
+        fields.set(1, t.subsec_nanos())?;
+        let digits = match t.precision() {
+            TimestampPrecision::Seconds => 0,
+            TimestampPrecision::Milliseconds => 3,
+            TimestampPrecision::Microseconds => 6,
+            TimestampPrecision::Nanoseconds => 9,
+        };
+        fields.set(2, digits)?;
+        let text = env.create_string(&t.to_string())?.to_unknown();
+        self.timestamp
+            .new_instance(FnArgs::from((self.token, text, fields.into_unknown(env)?)))
+    }
+
+    // ---- JavaScript → Rust -------------------------------------------
+
+    fn from_js(&self, v: Unknown<'e>, depth: usize) -> Result<Value> {
+        if depth > MAX_DEPTH {
+            return Err(type_error(format!(
+                "nested deeper than {MAX_DEPTH} lists (a cycle?)"
+            )));
+        }
+        match v.get_type()? {
+            ValueType::String => Ok(Value::String(js_string(v)?.into())),
+            ValueType::Boolean => Ok(Value::Bool(bool::from_unknown(v)?)),
+            ValueType::Number => number(f64::from_unknown(v)?),
+            ValueType::BigInt => {
+                let b = BigInt::from_unknown(v)?;
+                let (negative, magnitude, lossless) = b.get_u128();
+                if !lossless {
+                    return Err(type_error(
+                        "a BigInt beyond ±(2^128−1) has no JTOO integer".to_string(),
+                    ));
+                }
+                Ok(Value::Integer(jtoo::Integer::new(negative, magnitude)))
+            }
+            ValueType::Object => self.object(Object::from_unknown(v)?, depth),
+            ValueType::Undefined => Err(type_error("undefined has no JTOO value".to_string())),
+            ValueType::Null => Err(type_error(
+                "null has no JTOO value (leave the member out)".to_string(),
+            )),
+            ValueType::Symbol => Err(type_error("a symbol has no JTOO value".to_string())),
+            ValueType::Function => Err(type_error("a function has no JTOO value".to_string())),
+            _ => Err(type_error("this value has no JTOO value".to_string())),
+        }
+    }
+
+    fn object(&self, obj: Object<'e>, depth: usize) -> Result<Value> {
+        if obj.is_array()? {
+            let len = obj.get_array_length()?;
+            let mut items = Vec::with_capacity(len as usize);
+            for i in 0..len {
+                let el: Unknown = obj.get_element(i)?;
+                items.push(self.item(el, depth + 1)?);
+            }
+            return Ok(Value::List(items.into()));
+        }
+        if obj.is_typedarray()? {
+            let Ok(bytes) = Uint8ArraySlice::from_unknown(obj.to_unknown()) else {
+                return Err(type_error(
+                    "only a Uint8Array (or Buffer) holds JTOO bytes".to_string(),
+                ));
+            };
+            return Ok(Value::Bytes(bytes.to_vec()));
+        }
+        let kind: Unknown = obj.get_property(self.kind)?;
+        if kind.get_type()? == ValueType::Number {
+            let text = || -> Result<String> { js_string(obj.get_named_property("text")?) };
+            return match u32::from_unknown(kind)? {
+                KIND_DECIMAL => decimal_from_text(&text()?).map(Value::Decimal),
+                KIND_DATETIME => text()?.parse().map(Value::DateTime).map_err(jtoo_type_error),
+                KIND_TIMESTAMP => text()?
+                    .parse()
+                    .map(Value::Timestamp)
+                    .map_err(jtoo_type_error),
+                _ => Err(type_error(
+                    "a Pair stands only as an item of an array".to_string(),
+                )),
+            };
+        }
+        if obj.is_date()? {
+            return Err(type_error(
+                "a Date has no JTOO value: use Timestamp.fromDate(d)".to_string(),
+            ));
+        }
+        if obj.instanceof(self.map)? {
+            let entries: Function<'e, (), Object<'e>> = obj.get_named_property("entries")?;
+            let iter = entries.apply(obj, ())?;
+            let next: Function<'e, (), Object<'e>> = iter.get_named_property("next")?;
+            let mut items = Vec::new();
+            loop {
+                let step = next.apply(iter, ())?;
+                if step.get_named_property::<bool>("done")? {
+                    break;
+                }
+                let entry: Object = step.get_named_property("value")?;
+                let k = self.from_js(entry.get_element(0)?, depth + 1)?;
+                let v = self.from_js(entry.get_element(1)?, depth + 1)?;
+                items.push(Item::Pair(jtoo::Pair::new(k, v).map_err(jtoo_type_error)?));
+            }
+            return Ok(Value::List(items.into()));
+        }
+        // A plain object: its own enumerable string keys, in order.
+        let keys = obj.get_property_names()?;
+        let len = keys.get_array_length()?;
+        let mut pairs = Vec::with_capacity(len as usize);
+        for i in 0..len {
+            let key: Unknown = keys.get_element(i)?;
+            let value: Unknown = obj.get_property(key)?;
+            let k = js_string(key)?;
+            let v = self
+                .from_js(value, depth + 1)
+                .map_err(|e| Error::new(e.status, format!("{}: {}", k, e.reason)))?;
+            pairs.push(jtoo::Pair::with_str_key(k, v));
+        }
+        Ok(Value::List(jtoo::List::from_pairs(pairs)))
+    }
+
+    fn item(&self, v: Unknown<'e>, depth: usize) -> Result<Item> {
+        if v.get_type()? == ValueType::Object {
+            let obj = Object::from_unknown(v)?;
+            let kind: Unknown = obj.get_property(self.kind)?;
+            if kind.get_type()? == ValueType::Number && u32::from_unknown(kind)? == KIND_PAIR {
+                let k = self.from_js(obj.get_named_property("key")?, depth + 1)?;
+                let v = self.from_js(obj.get_named_property("value")?, depth + 1)?;
+                return jtoo::Pair::new(k, v)
+                    .map(Item::Pair)
+                    .map_err(jtoo_type_error);
+            }
+        }
+        self.from_js(v, depth).map(Item::Value)
+    }
+}
+
+/// Deepest nesting `stringify` follows (JTOO readers refuse more than 128
+/// by default; this only stops cycles and runaway recursion).
+const MAX_DEPTH: usize = 256;
+
+/// Whether a record's pairs can be a plain object that gives them back in
+/// the same order: string keys only, each once, none that JavaScript orders
+/// first (array indices) and not `__proto__`.
+fn plain_object_keys(pairs: &[jtoo::Pair]) -> bool {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut set = std::collections::HashSet::new();
+    for p in pairs {
+        let Some(k) = p.key().as_str() else {
+            return false;
+        };
+        if k == "__proto__" || is_array_index(k) {
+            return false;
+        }
+        if pairs.len() <= 16 {
+            if seen.contains(&k) {
+                return false;
+            }
+            seen.push(k);
+        } else if !set.insert(k) {
+            return false;
+        }
+    }
+    true
+}
+
+/// ECMAScript's array index: the canonical decimal text of an integer in
+/// 0 ..= 2^32 − 2 (such keys are enumerated first, in numeric order).
+fn is_array_index(k: &str) -> bool {
+    let b = k.as_bytes();
+    if b.is_empty() || b.len() > 10 || !b.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    if b.len() > 1 && b[0] == b'0' {
+        return false;
+    }
+    k.parse::<u64>().is_ok_and(|n| n < u64::from(u32::MAX))
+}
+
+/// A JavaScript string as Rust text; a lone surrogate has no UTF-8 spelling
+/// and is refused (napi's UTF-8 conversion would replace it with U+FFFD
+/// silently, so a U+FFFD in the result is checked against the UTF-16).
+fn js_string(v: Unknown) -> Result<String> {
+    let s = JsString::from_unknown(v)?;
+    let utf8 = s.into_utf8()?.into_owned()?;
+    if !utf8.contains('\u{fffd}') {
+        return Ok(utf8);
+    }
+    let utf16 = s.into_utf16()?;
+    let units = utf16.as_slice();
+    // `as_slice` ends with the terminating NUL napi writes.
+    let units = units.strip_suffix(&[0]).unwrap_or(units);
+    String::from_utf16(units)
+        .map_err(|_| type_error("a string with a lone surrogate has no JTOO value".to_string()))
+}
+
+/// A JavaScript number: an integer when it has no fraction, else the
+/// shortest decimal that reads back as the same double.
+fn number(n: f64) -> Result<Value> {
+    if !n.is_finite() {
+        return Err(type_error(format!("{n} has no JTOO value")));
+    }
+    if n.fract() == 0.0 && n.abs() < 1.8e38 {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let magnitude = n.abs() as u128;
+        return Ok(Value::Integer(jtoo::Integer::new(n < 0.0, magnitude)));
+    }
+    jtoo::Decimal::from_f64(n)
+        .map(Value::Decimal)
+        .map_err(jtoo_type_error)
+}
+
+/// A decimal from its text, read by the HTOO grammar (`1000.5`, `1_000.50`,
+/// `-0.5`; an integer such as `3` becomes `3.0`).
+fn decimal_from_text(text: &str) -> Result<jtoo::Decimal> {
+    match htoo::from_str(text) {
+        Ok(Value::Decimal(d)) => Ok(d),
+        Ok(Value::Integer(i)) => Ok(jtoo::Decimal::from(i)),
+        _ => Err(type_error(format!("{text:?} is not a decimal"))),
+    }
+}
+
+fn type_error(msg: String) -> Error {
+    Error::new(Status::InvalidArg, msg)
+}
+
+fn jtoo_type_error(e: jtoo::Error) -> Error {
+    type_error(e.to_string())
+}
+
+/// Throws a `TypeError` for conversion errors (`InvalidArg`), returns
+/// others as they are.
+fn throw(env: &Env, e: Error) -> Error {
+    if e.status == Status::InvalidArg {
+        if env.throw_type_error(&e.reason, None).is_ok() {
+            return Error::new(Status::PendingException, e.reason);
+        }
+    }
+    e
+}
+
+/// Text or bytes from JavaScript.
+fn input_bytes(v: Unknown) -> Result<Vec<u8>> {
+    match v.get_type()? {
+        ValueType::String => Ok(js_string(v)?.into_bytes()),
+        ValueType::Object => Ok(Uint8ArraySlice::from_unknown(v)
+            .map_err(|_| type_error("expected a string or a Uint8Array".to_string()))?
+            .to_vec()),
+        _ => Err(type_error("expected a string or a Uint8Array".to_string())),
+    }
+}
+
+/// A parse error for `index.js` to throw as a `DecodeError`.
+fn decode_error<'e>(env: &'e Env, e: &jtoo::Error, ctx: &Object<'e>) -> Result<Unknown<'e>> {
+    let ctor: Ctor4<'e> = ctx.get_named_property("DecodeError")?;
+    let msg = env.create_string(&e.message())?.to_unknown();
+    #[allow(clippy::cast_precision_loss)]
+    let (line, column, offset) = (
+        (e.line() as f64).into_unknown(env)?,
+        (e.column() as f64).into_unknown(env)?,
+        (e.offset() as f64).into_unknown(env)?,
+    );
+    let err = ctor.new_instance(FnArgs::from((msg, line, column, offset)))?;
+    env.throw(err)?;
+    Err(Error::new(Status::PendingException, e.to_string()))
+}
+
+/// `parse(text, htoo)`: a JTOO (or HTOO) document as a JavaScript value.
+#[napi]
+pub fn parse<'e>(
+    env: &'e Env,
+    input: Unknown<'e>,
+    htoo: bool,
+    ctx: Object<'e>,
+) -> Result<Unknown<'e>> {
+    let parsed = match input.get_type()? {
+        ValueType::String if !htoo => {
+            let s = JsString::from_unknown(input)?.into_utf8()?;
+            // napi's UTF-8 turns a lone surrogate into U+FFFD: fine here, as
+            // JTOO text cannot hold one either way.
+            jtoo::from_str(s.as_str()?)
+        }
+        _ => {
+            let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
+            if htoo {
+                htoo::from_slice(&bytes)
+            } else {
+                jtoo::from_slice(&bytes)
+            }
+        }
+    };
+    match parsed {
+        Ok(v) => Cx::new(env, &ctx)?.to_js(&v),
+        Err(e) => decode_error(env, &e, &ctx),
+    }
+}
+
+/// `stringify(value)`: canonical JTOO text.
+#[napi]
+pub fn stringify<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
+    let cx = Cx::new(env, &ctx)?;
+    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    jtoo::to_string(&v).map_err(|e| throw(env, jtoo_type_error(e)))
+}
+
+/// `pretty(value)`: pretty HTOO text (ends with a newline).
+#[napi]
+pub fn pretty<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
+    let cx = Cx::new(env, &ctx)?;
+    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    Ok(htoo::to_string_pretty(&v))
+}
+
+/// `fromJson(text)`: JSON text read exactly (numbers keep every digit) into
+/// a JavaScript value of JTOO's types.
+#[napi]
+pub fn from_json<'e>(env: &'e Env, input: Unknown<'e>, ctx: Object<'e>) -> Result<Unknown<'e>> {
+    let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
+    match jtoo::json::from_json_slice(&bytes) {
+        Ok(v) => Cx::new(env, &ctx)?.to_js(&v),
+        Err(e) => decode_error(env, &e, &ctx),
+    }
+}
+
+/// `toJson(value)`: the value as JSON text (exact numbers, order and
+/// duplicate keys kept).
+#[napi]
+pub fn to_json<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
+    let cx = Cx::new(env, &ctx)?;
+    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    Ok(jtoo::json::to_json_string(&v))
+}
+
+/// One HTOO scalar (`"1.50"`, `"D2024-03-04"`, `"S1.5"`) as a JavaScript
+/// value: the public constructors of `Decimal`, `DateTime` and `Timestamp`.
+#[napi]
+pub fn scalar<'e>(env: &'e Env, text: String, ctx: Object<'e>) -> Result<Unknown<'e>> {
+    let v = match htoo::from_str(&text) {
+        Ok(Value::List(_)) | Err(_) => {
+            return Err(throw(
+                env,
+                type_error(format!("{text:?} is not a JTOO scalar")),
+            ));
+        }
+        Ok(v) => v,
+    };
+    Cx::new(env, &ctx)?.to_js(&v)
+}
+
+/// A decimal from text or a number (`new Decimal(x)`).
+#[napi]
+pub fn decimal<'e>(env: &'e Env, x: Unknown<'e>, ctx: Object<'e>) -> Result<Unknown<'e>> {
+    let d = match x.get_type()? {
+        ValueType::Number => match number(f64::from_unknown(x)?) {
+            Ok(Value::Decimal(d)) => Ok(d),
+            Ok(Value::Integer(i)) => Ok(jtoo::Decimal::from(i)),
+            Ok(_) => Err(type_error("not a decimal".to_string())),
+            Err(e) => Err(e),
+        },
+        ValueType::BigInt => {
+            let (negative, magnitude, lossless) = BigInt::from_unknown(x)?.get_u128();
+            if lossless {
+                jtoo::Decimal::new(negative, magnitude, 0).map_err(jtoo_type_error)
+            } else {
+                Err(type_error("BigInt out of range".to_string()))
+            }
+        }
+        _ => decimal_from_text(&js_string(x)?),
+    }
+    .map_err(|e| throw(env, e))?;
+    Cx::new(env, &ctx)?.to_js(&Value::Decimal(d))
+}
+
+/// A timestamp of millisecond precision from milliseconds since the epoch
+/// (`Timestamp.fromDate`).
+#[napi]
+pub fn timestamp_from_millis<'e>(env: &'e Env, ms: f64, ctx: Object<'e>) -> Result<Unknown<'e>> {
+    if !ms.is_finite() || ms.fract() != 0.0 || ms.abs() > 8.64e15 {
+        return Err(throw(env, type_error(format!("{ms} is not a valid time"))));
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let ms = ms as i64;
+    let (secs, rem) = (ms.div_euclid(1000), ms.rem_euclid(1000));
+    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+    let t = jtoo::Timestamp::new(secs, rem as u32 * 1_000_000, TimestampPrecision::Milliseconds)
+        .map_err(|e| throw(env, jtoo_type_error(e)))?;
+    Cx::new(env, &ctx)?.to_js(&Value::Timestamp(t))
+}
+
+// ---- The conformance suite's protocol -----------------------------------
+
+/// Tagged JSON (the conformance suite's form, `spec_tests::tagged`) of a
+/// JavaScript value.
+#[napi]
+pub fn to_tagged<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
+    let cx = Cx::new(env, &ctx)?;
+    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    Ok(spec_tests::tagged::to_tagged(&v).to_string())
+}
+
+/// A JavaScript value from tagged JSON text.
+#[napi]
+pub fn from_tagged<'e>(env: &'e Env, text: Unknown<'e>, ctx: Object<'e>) -> Result<Unknown<'e>> {
+    let bytes = input_bytes(text).map_err(|e| throw(env, e))?;
+    let mut de = serde_json::Deserializer::from_slice(&bytes);
+    de.disable_recursion_limit();
+    let json: serde_json::Value = serde::Deserialize::deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| Error::new(Status::GenericFailure, format!("not JSON: {e}")))?;
+    let v = spec_tests::tagged::from_tagged(&json).map_err(|why| {
+        Error::new(
+            Status::GenericFailure,
+            format!("invalid tagged JSON: {why}"),
+        )
+    })?;
+    Cx::new(env, &ctx)?.to_js(&v)
+}
+
+// ---- Frames ---------------------------------------------------------------
+
+/// An incremental frame reader: `feed` bytes as they arrive, get the
+/// frames they complete. Memory grows with the bytes received (a declared
+/// length is checked against the limits before anything is reserved).
+#[napi]
+pub struct FrameDecoder {
+    codec: jtoo_frame::FrameCodec,
+    buf: BytesMut,
+}
+
+#[napi]
+impl FrameDecoder {
+    /// A decoder with the default limits.
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> FrameDecoder {
+        FrameDecoder {
+            codec: jtoo_frame::FrameCodec::new(),
+            buf: BytesMut::new(),
+        }
+    }
+
+    /// Feeds bytes; returns the frames completed, each as
+    /// `[jtooText | null, binary]` (`index.js` makes them `Frame`s).
+    #[napi]
+    pub fn feed<'e>(&mut self, env: &'e Env, chunk: Uint8ArraySlice<'e>) -> Result<Array<'e>> {
+        self.buf.extend_from_slice(&chunk);
+        let mut out = env.create_array(0)?;
+        let mut n = 0;
+        loop {
+            match self.codec.decode(&mut self.buf) {
+                Ok(Some(frame)) => {
+                    let mut pair = env.create_array(2)?;
+                    match frame.jtoo_str() {
+                        Some(s) => pair.set(0, s)?,
+                        None => pair.set(0, Null)?,
+                    }
+                    pair.set(1, Uint8ArraySlice::copy_from(env, frame.binary())?)?;
+                    out.set(n, pair)?;
+                    n += 1;
+                }
+                Ok(None) => return Ok(out),
+                Err(e) => return Err(Error::new(Status::GenericFailure, e.to_string())),
+            }
+        }
+    }
+
+    /// Bytes received but not yet part of a whole frame.
+    #[napi(getter)]
+    pub fn buffered(&self) -> u32 {
+        u32::try_from(self.buf.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Whether the stream ended cleanly: no partial frame is held.
+    #[napi(getter)]
+    pub fn is_between_frames(&self) -> bool {
+        self.buf.is_empty() && self.codec.is_between_frames()
+    }
+}
+
+/// `encodeFrame(value, binary)`: one frame's bytes; `value` undefined or
+/// null sends a frame without a JTOO section.
+#[napi]
+pub fn encode_frame<'e>(
+    env: &'e Env,
+    value: Unknown<'e>,
+    binary: Option<Uint8ArraySlice<'e>>,
+    ctx: Object<'e>,
+) -> Result<Uint8ArraySlice<'e>> {
+    let frame = match value.get_type()? {
+        ValueType::Undefined | ValueType::Null => jtoo_frame::Frame::empty(),
+        _ => {
+            let cx = Cx::new(env, &ctx)?;
+            let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+            jtoo_frame::Frame::from_value(&v)
+                .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?
+        }
+    };
+    let frame = match binary {
+        Some(b) => frame.with_binary(b.to_vec()),
+        None => frame,
+    };
+    let bytes = frame
+        .to_bytes()
+        .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    Uint8ArraySlice::from_data(env, bytes)
+}
+
+// ---- JTE packets ------------------------------------------------------------
+
+/// `encodePacket(value, json)`: a JTE packet (given as its JTOO value) as
+/// JTOO text, or as JSON text when `json` is true; the packet's fields are
+/// checked by the `jte` crate.
+#[napi]
+pub fn encode_packet<'e>(
+    env: &'e Env,
+    value: Unknown<'e>,
+    json: bool,
+    ctx: Object<'e>,
+) -> Result<String> {
+    let cx = Cx::new(env, &ctx)?;
+    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    let packet = jte::Packet::from_owned_value(v)
+        .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    let bytes = if json {
+        packet.to_json_vec()
+    } else {
+        packet.to_jtoo()
+    }
+    .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
+}
+
+/// `decodePacket(text, json)`: a JTE packet read from JTOO text (or JSON
+/// text when `json` is true), checked, as its JTOO value.
+#[napi]
+pub fn decode_packet<'e>(
+    env: &'e Env,
+    input: Unknown<'e>,
+    json: bool,
+    ctx: Object<'e>,
+) -> Result<Unknown<'e>> {
+    let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
+    let packet = if json {
+        jte::Packet::from_json_slice(&bytes)
+    } else {
+        jte::Packet::from_jtoo(&bytes)
+    }
+    .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    Cx::new(env, &ctx)?.to_js(&packet.to_value())
+}
