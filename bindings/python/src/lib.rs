@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 use bytes::BytesMut;
+use std::collections::HashMap;
 use jtoo::{
     Date, DateTime as JDateTime, Decimal, Integer, Item, List, Offset, Pair as JPair, Str, Time,
     TimePrecision, Timestamp as JTimestamp, TimestampPrecision, Value,
@@ -166,16 +167,89 @@ fn decode_error(py: Python<'_>, e: &jtoo::Error, doc: &Bound<'_, PyAny>, src: &I
 // Value -> Python
 
 fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match v {
-        Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Bytes(b) => PyBytes::new(py, b).into_any(),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Integer(i) => integer_to_py(py, i)?,
-        Value::Decimal(d) => decimal_type(py)?.call1((d.to_plain_string(),))?,
-        Value::DateTime(d) => datetime_to_py(py, d)?,
-        Value::Timestamp(t) => Bound::new(py, Timestamp(*t))?.into_any(),
-        Value::List(list) => list_to_py(py, list)?,
-    })
+    ToPy {
+        py,
+        keys: HashMap::new(),
+    }
+    .value(v)
+}
+
+/// Converts one value; record keys are made once per distinct key (as
+/// `json.loads` memoizes them).
+struct ToPy<'py, 'v> {
+    py: Python<'py>,
+    keys: HashMap<&'v str, Bound<'py, PyString>>,
+}
+
+/// Keys longer than this are not memoized.
+const MAX_CACHED_KEY: usize = 64;
+
+impl<'py, 'v> ToPy<'py, 'v> {
+    fn value(&mut self, v: &'v Value) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match v {
+            Value::String(s) => PyString::new(py, s).into_any(),
+            Value::Bytes(b) => PyBytes::new(py, b).into_any(),
+            Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+            Value::Integer(i) => integer_to_py(py, i)?,
+            Value::Decimal(d) => decimal_type(py)?.call1((d.to_plain_string(),))?,
+            Value::DateTime(d) => datetime_to_py(py, d)?,
+            Value::Timestamp(t) => Bound::new(py, Timestamp(*t))?.into_any(),
+            Value::List(list) => self.list(list)?,
+        })
+    }
+
+    fn key(&mut self, k: &'v str) -> Bound<'py, PyString> {
+        if k.len() > MAX_CACHED_KEY {
+            return PyString::new(self.py, k);
+        }
+        let py = self.py;
+        self.keys
+            .entry(k)
+            .or_insert_with(|| PyString::new(py, k))
+            .clone()
+    }
+
+    fn list(&mut self, list: &'v List) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        if let Some(values) = list.values() {
+            let items = values
+                .iter()
+                .map(|v| self.value(v))
+                .collect::<PyResult<Vec<_>>>()?;
+            return Ok(PyList::new(py, items)?.into_any());
+        }
+        if let Some(pairs) = list.pairs() {
+            // A record: a dict, when every key is a string and no key repeats.
+            if pairs.iter().all(|p| matches!(p.key(), Value::String(_))) {
+                let dict = PyDict::new(py);
+                for p in pairs {
+                    let Value::String(k) = p.key() else { break };
+                    let key = self.key(k);
+                    dict.set_item(key, self.value(p.value())?)?;
+                }
+                if dict.len() == pairs.len() {
+                    return Ok(dict.into_any());
+                }
+            }
+        }
+        // A list with a pair that cannot be a dict entry: Pair objects in a list.
+        let mut items = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            items.push(match item.as_pair() {
+                Some(p) => Bound::new(
+                    py,
+                    Pair {
+                        key: self.value(p.key())?.unbind(),
+                        value: self.value(p.value())?.unbind(),
+                    },
+                )?
+                .into_any(),
+                None => self.value(item.value())?,
+            });
+        }
+        Ok(PyList::new(py, items)?.into_any())
+    }
 }
 
 fn integer_to_py<'py>(py: Python<'py>, i: &Integer) -> PyResult<Bound<'py, PyAny>> {
@@ -188,45 +262,6 @@ fn integer_to_py<'py>(py: Python<'py>, i: &Integer) -> PyResult<Bound<'py, PyAny
     } else {
         Ok(magnitude)
     }
-}
-
-fn list_to_py<'py>(py: Python<'py>, list: &List) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(values) = list.values() {
-        let items = values
-            .iter()
-            .map(|v| to_py(py, v))
-            .collect::<PyResult<Vec<_>>>()?;
-        return Ok(PyList::new(py, items)?.into_any());
-    }
-    if let Some(pairs) = list.pairs() {
-        // A record: a dict, when every key is a string and no key repeats.
-        if pairs.iter().all(|p| matches!(p.key(), Value::String(_))) {
-            let dict = PyDict::new(py);
-            for p in pairs {
-                let Value::String(k) = p.key() else { break };
-                dict.set_item(PyString::new(py, k), to_py(py, p.value())?)?;
-            }
-            if dict.len() == pairs.len() {
-                return Ok(dict.into_any());
-            }
-        }
-    }
-    // A list with a pair that cannot be a dict entry: Pair objects in a list.
-    let mut items = Vec::with_capacity(list.len());
-    for item in list.iter() {
-        items.push(match item.as_pair() {
-            Some(p) => Bound::new(
-                py,
-                Pair {
-                    key: to_py(py, p.key())?.unbind(),
-                    value: to_py(py, p.value())?.unbind(),
-                },
-            )?
-            .into_any(),
-            None => to_py(py, item.value())?,
-        });
-    }
-    Ok(PyList::new(py, items)?.into_any())
 }
 
 /// A `Time` that `datetime.time` holds exactly: whole seconds (precision
@@ -431,29 +466,23 @@ fn int_to_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
     }
 }
 
-/// A `decimal.Decimal` from its `as_tuple()`: sign, digits and exponent.
+/// A `decimal.Decimal`: its `str()` is a JSON number (or `NaN`/`Infinity`,
+/// which JTOO cannot hold), read exactly by jtoo's one JSON-number reader;
+/// a whole number (`Decimal("5")`) stays a decimal (`5.0`).
 fn decimal_to_value(d: &Bound<'_, PyAny>) -> PyResult<Value> {
-    let (sign, digits, exponent): (u8, Bound<'_, PyTuple>, Bound<'_, PyAny>) =
-        d.call_method0("as_tuple")?.extract()?;
-    let Ok(exponent) = exponent.extract::<i64>() else {
-        return Err(PyValueError::new_err(format!(
-            "Decimal {} is not JTOO compliant (JTOO decimals are finite)",
-            d.str()?
-        )));
-    };
-    let mut coefficient: u128 = 0;
-    for digit in digits.iter() {
-        let digit: u8 = digit.extract()?;
-        coefficient = coefficient
-            .checked_mul(10)
-            .and_then(|c| c.checked_add(u128::from(digit)))
-            .ok_or_else(|| {
-                PyValueError::new_err("Decimal has more significant digits than JTOO holds (38)")
-            })?;
+    let text = d.str()?;
+    let text = text.to_cow()?;
+    match jtoo::json::from_json_str(&text) {
+        Ok(Value::Decimal(x)) => Ok(Value::Decimal(x)),
+        Ok(Value::Integer(i)) => Ok(Value::Decimal(Decimal::from(i))),
+        Ok(_) => Err(PyValueError::new_err(format!(
+            "Decimal {text} is not JTOO compliant (JTOO decimals are finite)"
+        ))),
+        Err(e) => Err(PyValueError::new_err(format!(
+            "Decimal {text} is not JTOO compliant: {}",
+            e.message()
+        ))),
     }
-    Decimal::from_scientific(sign != 0, coefficient, exponent)
-        .map(Value::Decimal)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn range_err(e: jtoo::Error) -> PyErr {
