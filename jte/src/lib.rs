@@ -25,8 +25,9 @@ pub use error::{Error, ErrorCode, JteError, RpcError};
 pub use osc::Encoding;
 pub use packet::Packet;
 pub use peer::{
-    Builder, DEFAULT_MAX_BUFFERED, DEFAULT_MAX_CALLS, DEFAULT_MAX_HANDLERS, DEFAULT_STALL_TIMEOUT,
-    DEFAULT_TIMEOUT, Peer, Requests, ResponseStream, Stats,
+    Builder, DEFAULT_MAX_BUFFERED, DEFAULT_MAX_CALLS, DEFAULT_MAX_HANDLERS,
+    DEFAULT_MAX_QUEUED_BYTES, DEFAULT_STALL_TIMEOUT, DEFAULT_TIMEOUT, DEFAULT_WRITE_TIMEOUT, Peer,
+    Requests, ResponseStream, Stats,
 };
 pub use transport::{
     DEFAULT_MAX_PACKET_LEN, Inbound, InboundStream, InvalidPacket, JsonLinesCodec, Limits,

@@ -40,8 +40,11 @@ pub const DEFAULT_MAX_HANDLERS: usize = 1024;
 pub const DEFAULT_MAX_BUFFERED: usize = 256;
 /// The default longest wait for room in a full stream buffer.
 pub const DEFAULT_STALL_TIMEOUT: Duration = Duration::from_secs(5);
-/// How many outgoing packets wait for the writer before senders wait.
-const OUT_QUEUE: usize = 256;
+/// The default limit of outgoing data queued on one connection: 4 MiB.
+pub const DEFAULT_MAX_QUEUED_BYTES: usize = 4 << 20;
+/// The default longest time writing to the connection may make no
+/// progress: 30 s, as [`jtoo_frame::server::DEFAULT_WRITE_TIMEOUT`].
+pub const DEFAULT_WRITE_TIMEOUT: Duration = jtoo_frame::server::DEFAULT_WRITE_TIMEOUT;
 
 /// What a handler yields: data for one response packet, or the error that
 /// ends the call.
@@ -94,6 +97,8 @@ pub struct Builder {
     max_handlers: usize,
     max_buffered: usize,
     stall: Duration,
+    max_queued: usize,
+    write_timeout: Duration,
     default_timeout: Option<Duration>,
     handlers: HashMap<String, Handler>,
     capabilities: Option<Capabilities>,
@@ -112,6 +117,8 @@ impl std::fmt::Debug for Builder {
             .field("max_handlers", &self.max_handlers)
             .field("max_buffered", &self.max_buffered)
             .field("stall_timeout", &self.stall)
+            .field("max_queued_bytes", &self.max_queued)
+            .field("write_timeout", &self.write_timeout)
             .field("default_timeout", &self.default_timeout)
             .field("handlers", &commands)
             .field("policy", &self.policy)
@@ -127,6 +134,8 @@ impl Default for Builder {
             max_handlers: DEFAULT_MAX_HANDLERS,
             max_buffered: DEFAULT_MAX_BUFFERED,
             stall: DEFAULT_STALL_TIMEOUT,
+            max_queued: DEFAULT_MAX_QUEUED_BYTES,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
             default_timeout: Some(DEFAULT_TIMEOUT),
             handlers: HashMap::new(),
             capabilities: None,
@@ -183,6 +192,31 @@ impl Builder {
     #[must_use]
     pub fn stall_timeout(mut self, stall: Duration) -> Builder {
         self.stall = stall;
+        self
+    }
+
+    /// The most outgoing data queued on the connection, in bytes (default
+    /// [`DEFAULT_MAX_QUEUED_BYTES`], 4 MiB): packets waiting for the
+    /// writer, counted at their approximate size in memory (strings and
+    /// bytes plus a fixed cost per value). When it is full, handlers'
+    /// sends and this side's calls wait (a handler's stream is not polled
+    /// for its next item) and no new request of the other side is started,
+    /// so one connection's memory stays about this limit whatever its
+    /// handlers would produce. A packet larger than the limit is sent
+    /// alone.
+    #[must_use]
+    pub fn max_queued_bytes(mut self, n: usize) -> Builder {
+        self.max_queued = n.max(1);
+        self
+    }
+
+    /// The longest the writer may make no progress (default
+    /// [`DEFAULT_WRITE_TIMEOUT`], 30 s): when the transport takes nothing
+    /// for that long (the other side does not read), the connection is
+    /// closed and its pending calls fail.
+    #[must_use]
+    pub fn write_timeout(mut self, timeout: Duration) -> Builder {
+        self.write_timeout = timeout;
         self
     }
 
@@ -366,7 +400,13 @@ impl Builder {
             commands.push(DETECT);
             Capabilities::from_commands(commands)
         });
-        let (out, out_rx) = mpsc::channel(OUT_QUEUE);
+        let (out, out_rx) = mpsc::unbounded_channel();
+        // The semaphore's permits are bytes; tokio takes at most
+        // `u32::MAX` at once.
+        let max_queued = self
+            .max_queued
+            .min(Semaphore::MAX_PERMITS)
+            .min(u32::MAX as usize);
         let (closed, _) = watch::channel(None);
         let inner = Arc::new(Inner {
             out,
@@ -376,6 +416,9 @@ impl Builder {
             reason: Mutex::new(None),
             max_buffered: self.max_buffered,
             stall: self.stall,
+            room: Arc::new(Semaphore::new(max_queued)),
+            max_queued,
+            write_timeout: self.write_timeout,
             default_timeout: self.default_timeout,
             closed,
             written: watch::channel(false).0,
@@ -431,6 +474,9 @@ pub struct Stats {
     pub denied: u64,
     /// Calls and notifications refused because too many were running.
     pub busy: u64,
+    /// Outgoing data queued now, in bytes as
+    /// [`Builder::max_queued_bytes`] counts them (never more than it).
+    pub queued_bytes: u64,
 }
 
 #[derive(Default)]
@@ -453,8 +499,16 @@ struct Pending {
     overflow: Arc<AtomicBool>,
 }
 
+/// A packet queued for the writer, with the bytes of room it holds.
+type Queued = (Packet, Encoding, u32);
+
 struct Inner {
-    out: mpsc::Sender<(Packet, Encoding)>,
+    /// The writer's queue; its size is bounded by `room`.
+    out: mpsc::UnboundedSender<Queued>,
+    /// Room in the queue, in bytes (see [`Builder::max_queued_bytes`]).
+    room: Arc<Semaphore>,
+    max_queued: usize,
+    write_timeout: Duration,
     encoding: Encoding,
     calls: Mutex<HashMap<String, Pending>>,
     call_permits: Arc<Semaphore>,
@@ -490,6 +544,8 @@ impl Inner {
 
     fn close(&self, why: &str) {
         let why = self.end_calls(why);
+        // Senders waiting for room fail; nothing more is queued.
+        self.room.close();
         self.closed.send_if_modified(|c| {
             if c.is_some() {
                 return false;
@@ -508,14 +564,35 @@ impl Inner {
         lock(&self.reason).is_some()
     }
 
+    /// Queues a packet for the writer, waiting for room.
     async fn send(&self, packet: Packet, encoding: Encoding) -> Result<(), Error> {
         if self.closed.borrow().is_some() {
             return Err(self.closed_error());
         }
-        self.out
-            .send((packet, encoding))
+        let size = weight(&packet).min(self.max_queued);
+        let size = u32::try_from(size).unwrap_or(u32::MAX);
+        // Closed with the connection: every waiting sender then fails.
+        let permit = Arc::clone(&self.room)
+            .acquire_many_owned(size)
             .await
-            .map_err(|_| self.closed_error())
+            .map_err(|_| self.closed_error())?;
+        // The writer gives the room back once the packet is written.
+        permit.forget();
+        self.out.send((packet, encoding, size)).map_err(|_| {
+            self.room.add_permits(size as usize);
+            self.closed_error()
+        })
+    }
+
+    /// Waits until the queue has room (behind the senders waiting for
+    /// it), or the connection closes.
+    async fn wait_for_room(&self) {
+        let _ = self.room.acquire().await;
+    }
+
+    fn queued_bytes(&self) -> usize {
+        self.max_queued
+            .saturating_sub(self.room.available_permits())
     }
 }
 
@@ -676,6 +753,7 @@ impl Peer {
             invalid_packets: get(&c.invalid_packets),
             denied: get(&c.denied),
             busy: get(&c.busy),
+            queued_bytes: self.inner.queued_bytes() as u64,
         }
     }
 
@@ -1131,6 +1209,9 @@ impl Dispatch {
         packet: Packet,
         encoding: Encoding,
     ) {
+        // No new work while the answers wait for room: the other side
+        // is not reading them (backpressure reaches its sends).
+        self.inner.wait_for_room().await;
         let stats = &self.inner.stats;
         let handler = match self.handlers.get(&command) {
             Some(h) if self.policy.allows(&command) => h.clone(),
@@ -1201,6 +1282,11 @@ impl Dispatch {
             _permit: permit,
         };
         self.tasks.spawn(task.run(responses, deadline, timeout));
+        // Let the handler start before the next packet is read, so that
+        // its answers count against the room that the next request waits
+        // for: a burst of requests that fill the queue does not start
+        // every handler at once.
+        tokio::task::yield_now().await;
     }
 }
 
@@ -1307,7 +1393,7 @@ impl HandlerTask {
 /// call; an I/O error closes the connection.
 async fn write_loop(
     inner: Arc<Inner>,
-    mut rx: mpsc::Receiver<(Packet, Encoding)>,
+    mut rx: mpsc::UnboundedReceiver<Queued>,
     mut sink: OutboundSink,
 ) {
     /// Marks the writing done however the task ends (a transport's sink
@@ -1326,17 +1412,19 @@ async fn write_loop(
             item = rx.recv() => item,
             () = wait_closed(&mut closed) => None,
         };
-        let Some((packet, encoding)) = item else {
+        let Some((packet, encoding, size)) = item else {
             break;
         };
-        if !write_one(&inner, &mut sink, packet, encoding, rx.is_empty()).await {
+        let written = write_one(&inner, &mut sink, packet, encoding, rx.is_empty()).await;
+        inner.room.add_permits(size as usize);
+        if !written {
             inner.written.send_replace(true);
             return;
         }
     }
     // What was queued before the close still goes out, within a second.
     let drain = async {
-        while let Ok((packet, encoding)) = rx.try_recv() {
+        while let Ok((packet, encoding, _)) = rx.try_recv() {
             if !write_one(&inner, &mut sink, packet, encoding, rx.is_empty()).await {
                 return;
             }
@@ -1364,9 +1452,16 @@ async fn write_one(
     };
     // Flush only when nothing else is queued: one write per burst.
     let sent = if flush {
-        sink.send((packet, encoding)).await
+        tokio::time::timeout(inner.write_timeout, sink.send((packet, encoding))).await
     } else {
-        sink.feed((packet, encoding)).await
+        tokio::time::timeout(inner.write_timeout, sink.feed((packet, encoding))).await
+    };
+    let Ok(sent) = sent else {
+        let secs = inner.write_timeout.as_secs_f64();
+        inner.close(&format!(
+            "closed: nothing could be written for {secs} s (write timeout): the other side does not read"
+        ));
+        return false;
     };
     match sent {
         Ok(()) => true,
@@ -1404,7 +1499,43 @@ fn refused(inner: &Inner, packet: Ids, encoding: Encoding, e: &JteError) {
         // Our response: tell the caller (a short packet always fits).
         if !packet.is_error {
             let reply = Packet::response(resid).with_error(error);
-            let _ = inner.out.try_send((reply, encoding));
+            // Outside the room: it takes the place of a larger packet.
+            let _ = inner.out.send((reply, encoding, 0));
         }
     }
+}
+
+/// A packet's approximate size in memory, for [`Builder::max_queued_bytes`]:
+/// the packet, its strings, and each value of its data (strings and bytes
+/// by their length). One pass with a stack (no recursion, whatever the
+/// depth).
+fn weight(packet: &Packet) -> usize {
+    let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let mut total = std::mem::size_of::<Packet>()
+        + text(&packet.command)
+        + text(&packet.rpcid)
+        + text(&packet.resid)
+        + text(&packet.error)
+        + text(&packet.datatype);
+    let mut stack: Vec<&Value> = packet.data.iter().collect();
+    while let Some(value) = stack.pop() {
+        total = total.saturating_add(std::mem::size_of::<Value>());
+        match value {
+            Value::String(s) => total = total.saturating_add(s.len()),
+            Value::Bytes(b) => total = total.saturating_add(b.len()),
+            Value::List(list) => {
+                for item in list.iter() {
+                    match item {
+                        jtoo::ItemRef::Value(v) => stack.push(v),
+                        jtoo::ItemRef::Pair(p) => {
+                            stack.push(p.key());
+                            stack.push(p.value());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    total
 }

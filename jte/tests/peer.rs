@@ -760,7 +760,10 @@ async fn memory_stays_bounded_when_the_other_side_stops_reading() {
     // The other side never reads: its pipe buffer fills, then the
     // peer's queue, then senders wait. Nothing grows past those bounds.
     let (x, _never_read) = tokio::io::duplex(4096);
-    let peer = Peer::builder().start(Transport::json_lines(x));
+    let limit = 32 << 10;
+    let peer = Peer::builder()
+        .max_queued_bytes(limit)
+        .start(Transport::json_lines(x));
     let sent = Arc::new(AtomicUsize::new(0));
     let s = Arc::clone(&sent);
     let p = peer.clone();
@@ -782,13 +785,15 @@ async fn memory_stays_bounded_when_the_other_side_stops_reading() {
         stuck_at = now;
     }
     assert_eq!(sent.load(Ordering::SeqCst), stuck_at, "the sender waits");
-    // At most the writer's queue (256 packets) plus what fits in the pipe
-    // (4 KiB) and in the codec's write buffer (tokio-util's 8 KiB
-    // backpressure boundary), packets of about 115 bytes.
+    // At most the queue's limit (each packet counts for more than its 100
+    // bytes of data) plus what fits in the pipe (4 KiB) and in the codec's
+    // write buffer (tokio-util's 8 KiB backpressure boundary).
     assert!(
-        stuck_at <= 256 + (4096 + 8192) / 100,
+        stuck_at <= (limit + 4096 + 8192) / 100 + 1,
         "{stuck_at} packets accepted"
     );
+    let queued = peer.stats().queued_bytes;
+    assert!(queued > 0 && queued <= limit as u64, "{queued}");
     sender.abort();
 }
 
