@@ -127,6 +127,29 @@ impl Diagnostic {
         &self.file_name
     }
 
+    /// The source excerpt alone: the gutter, the error's line (a window of
+    /// about 100 columns around the caret when the line is longer, a
+    /// minified document's included) and the caret, each line ending in
+    /// `\n`; empty when the error has no position. For a tool whose first
+    /// line is its own, such as `file:line:col: message`.
+    ///
+    /// ```
+    /// let src = format!("[{}1,,2]", "1,".repeat(5000));
+    /// let err = jtoo::from_str(&src).unwrap_err();
+    /// let excerpt = htoo::Diagnostic::new(&err, src.as_bytes(), "big.jtoo").excerpt();
+    /// assert_eq!(excerpt.lines().count(), 3);
+    /// assert!(excerpt.lines().nth(1).is_some_and(|l| l.starts_with("1 | …1,1,") && l.len() < 120));
+    /// assert!(excerpt.ends_with("^\n"));
+    /// ```
+    pub fn excerpt(&self) -> String {
+        let mut out = String::new();
+        if let Some(s) = &self.snippet {
+            // Writing to a String does not fail.
+            let _ = s.write_excerpt(&mut out);
+        }
+        out
+    }
+
     /// 1-based line, when the error has a position.
     pub fn line(&self) -> Option<usize> {
         self.snippet.as_ref().map(|s| s.line)
@@ -139,6 +162,25 @@ impl Diagnostic {
     }
 }
 
+impl Snippet {
+    /// The gutter, the source line and the caret line.
+    fn write_excerpt(&self, f: &mut impl fmt::Write) -> fmt::Result {
+        let number = self.line.to_string();
+        let pad = " ".repeat(number.len());
+        writeln!(f, "{pad} |")?;
+        if self.text.is_empty() {
+            writeln!(f, "{number} |")?;
+        } else {
+            writeln!(f, "{number} | {}", self.text)?;
+        }
+        write!(f, "{pad} | {}^", " ".repeat(self.caret))?;
+        match self.label {
+            Some(label) => writeln!(f, " {label}"),
+            None => writeln!(f),
+        }
+    }
+}
+
 impl fmt::Display for Diagnostic {
     /// The rendered diagnostic; every line, the last included, ends in `\n`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -146,20 +188,9 @@ impl fmt::Display for Diagnostic {
         let Some(s) = &self.snippet else {
             return writeln!(f, " --> {}", self.file_name);
         };
-        let number = s.line.to_string();
-        let pad = " ".repeat(number.len());
+        let pad = " ".repeat(s.line.to_string().len());
         writeln!(f, "{pad}--> {}:{}:{}", self.file_name, s.line, s.column)?;
-        writeln!(f, "{pad} |")?;
-        if s.text.is_empty() {
-            writeln!(f, "{number} |")?;
-        } else {
-            writeln!(f, "{number} | {}", s.text)?;
-        }
-        write!(f, "{pad} | {}^", " ".repeat(s.caret))?;
-        match s.label {
-            Some(label) => writeln!(f, " {label}")?,
-            None => writeln!(f)?,
-        }
+        s.write_excerpt(f)?;
         match self.hint {
             Some(hint) => writeln!(f, "{pad} = help: {hint}"),
             None => Ok(()),
@@ -167,7 +198,8 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// A hint for an error where a JSON habit meets JTOO: `true` / `false`,
+/// A hint for an error caused by a byte-order mark at the start or a CRLF
+/// line end, or where a JSON habit meets JTOO: `true` / `false`,
 /// `null`, `{`, a decimal without its leading `0`. `source` is the input
 /// `err` came from; the hint looks at the bytes where the error points.
 ///
@@ -177,9 +209,30 @@ impl fmt::Display for Diagnostic {
 /// assert_eq!(htoo::hint(&err, src.as_bytes()), Some("booleans are `Y` / `N`"));
 /// let shown = htoo::render_diagnostic(&err, src.as_bytes(), "app.htoo");
 /// assert!(shown.ends_with("  = help: booleans are `Y` / `N`\n"));
+///
+/// // A byte-order mark, or CRLF line ends in strict JTOO, are named too.
+/// let bom = b"\xef\xbb\xbf[1]";
+/// let err = jtoo::from_slice(bom).unwrap_err();
+/// assert!(htoo::hint(&err, bom).is_some_and(|h| h.contains("byte-order mark")));
+/// let crlf = b"[1]\r\n";
+/// let err = jtoo::from_slice(crlf).unwrap_err();
+/// assert!(htoo::hint(&err, crlf).is_some_and(|h| h.contains("CRLF")));
 /// ```
 pub fn hint(err: &Error, source: &[u8]) -> Option<&'static str> {
-    let at = source.get(err.position()?.offset..)?;
+    let offset = err.position()?.offset;
+    let at = source.get(offset..)?;
+    if offset == 0 && at.starts_with(b"\xef\xbb\xbf") {
+        return Some(
+            "the file starts with a byte-order mark (U+FEFF), which JTOO and HTOO do not allow: \
+             save it as UTF-8 without a BOM",
+        );
+    }
+    if at.starts_with(b"\r\n") {
+        return Some(
+            "a CRLF line end (`\\r\\n`, as Windows writes them): strict JTOO allows no line \
+             break but one final `\\n`; HTOO reads CRLF line ends",
+        );
+    }
     let word = |w: &[u8]| {
         at.strip_prefix(w)
             .is_some_and(|rest| !rest.first().is_some_and(u8::is_ascii_alphanumeric))

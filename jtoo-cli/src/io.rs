@@ -537,8 +537,9 @@ pub fn is_htoo_file(path: &Path) -> bool {
 
 /// Reports `err`, found in `source` (all of the input, or for the lines
 /// mode its line number `line`), as one `name:line:col: message` line on
-/// stderr, followed by `name:line:col: help: …` when `hint` or
-/// [`htoo::hint`] has one.
+/// stderr, then the source line around the error with a caret under it
+/// (`htoo::Diagnostic::excerpt`: a window of a long line), then
+/// `name:line:col: help: …` when `hint` or [`htoo::hint`] has one.
 pub fn report_short(
     name: &str,
     line: Option<usize>,
@@ -548,6 +549,15 @@ pub fn report_short(
 ) {
     let (line, column) = (line.unwrap_or(err.line()), err.column());
     say!("{name}:{line}:{column}: {}", err.message());
+    if !source.is_empty() {
+        // The line around the error, with a caret, as HTOO diagnostics
+        // show it (a window of a long line).
+        let position = err.position().map(|p| jtoo::Position { line, ..p });
+        let excerpt = htoo::Diagnostic::at("", position, source, name).excerpt();
+        if !excerpt.is_empty() {
+            say!("{}", excerpt.trim_end());
+        }
+    }
     if let Some(hint) = htoo::hint(err, source).or(hint) {
         say!("{name}:{line}:{column}: help: {hint}");
     }

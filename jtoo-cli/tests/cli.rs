@@ -46,7 +46,10 @@ fn fmt_invalid_input_exits_1_with_position_and_no_stdout() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(
         err,
-        "<stdin>:1:7: invalid integer: more than three digits need `_` every three digits\n\
+        "<stdin>:1:7: invalid integer: more than three digits need `_` every three digits\n  \
+         |\n\
+         1 | [1,1000]\n  \
+         |       ^\n\
          <stdin>:1:7: help: this looks like HTOO: try --htoo\n"
     );
 }
@@ -87,7 +90,13 @@ fn check_reports_each_invalid_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let report = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(report, format!("{}:1:2: expected a value\n", bad.display()));
+    assert_eq!(
+        report,
+        format!(
+            "{}:1:2: expected a value\n  |\n1 | [t,f]\n  |  ^\n",
+            bad.display()
+        )
+    );
 }
 
 #[test]
@@ -374,7 +383,8 @@ fn to_json_lines_matches_from_json_lines() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(
         err,
-        "<stdin>:2:4: expected a value\n<stdin>:2:4: help: booleans are `Y` / `N`\n"
+        "<stdin>:2:4: expected a value\n  |\n2 | [1,true]\n  |    ^\n\
+         <stdin>:2:4: help: booleans are `Y` / `N`\n"
     );
 }
 
@@ -535,4 +545,50 @@ fn exact_json_round_trips_every_valid_conformance_case() {
     assert_eq!(bad.stdout, b"");
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.starts_with("<stdin>: $[0]: invalid bytes"), "{err}");
+}
+
+/// Issue 31 item 6: a strict error shows its line (a window of a long one)
+/// with a caret, and a byte-order mark or CRLF line end gets a `help:`
+/// line naming it.
+#[test]
+fn strict_errors_show_the_line_and_name_a_bom_or_crlf() {
+    // One line of 3 MB, the error near its end.
+    let mut big = b"[".to_vec();
+    for _ in 0..1_500_000 {
+        big.extend_from_slice(b"1,");
+    }
+    big.extend_from_slice(b",1]");
+    let path = temp_file("big.jtoo", &big);
+    let out = jtoo_on_files(&["check"], &[&path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    assert!(lines[0].ends_with(":1:3000002: expected a value"), "{err}");
+    assert!(
+        lines[2].starts_with("1 | …1,1,") && lines[2].ends_with("1,,1]"),
+        "{err}"
+    );
+    assert!(
+        lines[2].chars().count() < 120,
+        "a window of the line: {err}"
+    );
+    // The caret under the second comma.
+    let text: Vec<char> = lines[2].chars().collect();
+    let caret = lines[3].chars().position(|c| c == '^').unwrap();
+    assert_eq!(text[caret - 1..=caret], [',', ','], "{err}");
+
+    for (input, name) in [
+        (&b"\xef\xbb\xbf[\"a\":1]"[..], "byte-order mark"),
+        (b"[\"a\":1]\r\n", "CRLF"),
+    ] {
+        let out = jtoo(&["check"], input);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).unwrap();
+        let help = err
+            .lines()
+            .find(|l| l.contains(": help: "))
+            .unwrap_or_default();
+        assert!(help.contains(name), "{err}");
+    }
 }

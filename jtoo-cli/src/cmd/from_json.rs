@@ -79,7 +79,7 @@ fn convert(args: &Args, out: &mut Out) -> Status {
         // All of it: converted into memory, written only when valid.
         Head::Whole(Next::Doc(bytes) | Next::Invalid(bytes, _)) => {
             let mut jtoo = Vec::with_capacity(bytes.len() + 1);
-            return match stream(&bytes[..], &options, &input.name, &mut jtoo) {
+            return match stream(&bytes[..], &options, &input.name, &mut jtoo, &bytes) {
                 Ok(()) => out.line(&jtoo),
                 Err(status) => Err(status),
             };
@@ -91,7 +91,7 @@ fn convert(args: &Args, out: &mut Out) -> Status {
     if let Some(path) = file {
         // A first pass checks the file, so invalid input writes nothing.
         let rest = std::io::Cursor::new(head).chain(&mut input.reader);
-        stream(rest, &options, &input.name, &mut std::io::sink())?;
+        stream(rest, &options, &input.name, &mut std::io::sink(), &[])?;
         let mut again = Input::open(Some(path))?;
         let name = again.name.clone();
         return stream_out(&mut again.reader, &options, &name, out);
@@ -138,18 +138,25 @@ fn exact(input: &mut Input, lines: bool, out: &mut Out) -> Status {
 }
 
 /// Converts the JSON read from `src` into `sink`, reporting an error of
-/// the input named `name` (exit status 1, or 2 for a read error).
+/// the input named `name` (exit status 1, or 2 for a read error) against
+/// `whole`, the input's bytes when `src` reads them from memory (else
+/// empty: against the bytes the reader still holds).
 fn stream(
     src: impl Read,
     options: &FromJsonOptions,
     name: &str,
     sink: &mut impl std::io::Write,
+    whole: &[u8],
 ) -> Status {
     let mut reader = jtoo::json::stream::Reader::new(src)
         .with_options(options)
         .with_max_token(MAX_TOKEN);
     match reader.write_jtoo(sink) {
         Ok(_) => Ok(()),
+        Err(e) if !whole.is_empty() && e.kind() != jtoo::ErrorKind::Io => {
+            report_short(name, None, whole, &e, None);
+            Err(1)
+        }
         Err(e) => Err(report_streamed_json(
             name,
             reader.held_from(e.offset()),
