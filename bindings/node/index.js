@@ -83,9 +83,10 @@ class DateTime {
 }
 
 /**
- * A Unix timestamp (`S…`): whole `seconds` since the epoch (a BigInt beyond
- * 2^53), `nanosecond`, and `digits`, how many fraction digits it has (0, 3,
- * 6 or 9).
+ * A Unix timestamp (`S…`): `seconds` since the epoch, rounded down (a
+ * number: timestamps span the years 1 to 9999), `nanosecond` after that
+ * (so `S-1.500` is seconds -2, nanosecond 500000000), and `digits`, how
+ * many fraction digits it is written with (0, 3, 6 or 9).
  */
 class Timestamp {
   constructor (x, text, f) {
