@@ -8,7 +8,6 @@
 #![forbid(unsafe_code)]
 
 use bytes::BytesMut;
-use std::collections::HashMap;
 use jtoo::{
     Date, DateTime as JDateTime, Decimal, Integer, Item, List, Offset, Pair as JPair, Str, Time,
     TimePrecision, Timestamp as JTimestamp, TimestampPrecision, Value,
@@ -20,6 +19,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType,
 };
+use std::collections::HashMap;
 use tokio_util::codec::Decoder;
 
 /// How deeply `dumps` follows nested Python lists and dicts (the parser's
@@ -58,12 +58,7 @@ fn timezone_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
 
 /// An exception of one of the package's Python error classes
 /// (`jtoo._errors`), built with `args`.
-fn py_error<'py, A>(
-    py: Python<'py>,
-    cell: &PyOnceLock<Py<PyType>>,
-    name: &str,
-    args: A,
-) -> PyErr
+fn py_error<'py, A>(py: Python<'py>, cell: &PyOnceLock<Py<PyType>>, name: &str, args: A) -> PyErr
 where
     A: pyo3::call::PyCallArgs<'py>,
 {
@@ -117,10 +112,12 @@ fn input<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<Input<'a>>
     if let Ok(b) = obj.cast::<PyByteArray>() {
         return Ok(Input::Owned(b.to_vec()));
     }
-    if let Ok(v) = obj.extract::<Vec<u8>>() {
-        if !obj.is_instance_of::<PyList>() && !obj.is_instance_of::<PyTuple>() {
-            return Ok(Input::Owned(v));
-        }
+    // memoryview and other buffers of bytes (not lists of ints).
+    if !obj.is_instance_of::<PyList>()
+        && !obj.is_instance_of::<PyTuple>()
+        && let Ok(v) = obj.extract::<Vec<u8>>()
+    {
+        return Ok(Input::Owned(v));
     }
     Err(PyTypeError::new_err(format!(
         "{what} must be str, bytes or bytearray, not {}",
@@ -350,12 +347,14 @@ impl<'py> ToValue<'_, 'py> {
             return int_to_value(i);
         }
         if let Ok(f) = obj.cast::<PyFloat>() {
-            return Decimal::from_f64(f.value()).map(Value::Decimal).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "Out of range float values are not JTOO compliant: {}",
-                    f.value()
-                ))
-            });
+            return Decimal::from_f64(f.value())
+                .map(Value::Decimal)
+                .map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "Out of range float values are not JTOO compliant: {}",
+                        f.value()
+                    ))
+                });
         }
         if let Ok(s) = obj.cast::<PyString>() {
             return Ok(Value::String(Str::from(&*s.to_cow()?)));
@@ -491,7 +490,11 @@ fn range_err(e: jtoo::Error) -> PyErr {
 
 /// A `datetime.date`, `datetime.time` or `datetime.datetime` (its fields;
 /// `tzinfo` becomes the offset, which must be whole minutes).
-fn native_datetime_to_value(obj: &Bound<'_, PyAny>, has_date: bool, has_time: bool) -> PyResult<Value> {
+fn native_datetime_to_value(
+    obj: &Bound<'_, PyAny>,
+    has_date: bool,
+    has_time: bool,
+) -> PyResult<Value> {
     let date = if has_date {
         let (y, m, d): (u16, u8, u8) = (
             obj.getattr("year")?.extract()?,
@@ -530,9 +533,8 @@ fn native_datetime_to_value(obj: &Bound<'_, PyAny>, has_date: bool, has_time: bo
                     "a UTC offset must be whole minutes to be written in JTOO",
                 ));
             }
-            let minutes = i32::try_from(total / 60).map_err(|_| {
-                PyValueError::new_err("UTC offset out of range")
-            })?;
+            let minutes = i32::try_from(total / 60)
+                .map_err(|_| PyValueError::new_err("UTC offset out of range"))?;
             Some(Offset::from_minutes(minutes).map_err(range_err)?)
         };
         (Some(time), offset)
@@ -708,8 +710,8 @@ impl Timestamp {
             Some(9) => TimestampPrecision::Nanoseconds,
             Some(_) => return Err(PyValueError::new_err("digits must be 0, 3, 6 or 9")),
             None if nanoseconds == 0 => TimestampPrecision::Seconds,
-            None if nanoseconds % 1_000_000 == 0 => TimestampPrecision::Milliseconds,
-            None if nanoseconds % 1_000 == 0 => TimestampPrecision::Microseconds,
+            None if nanoseconds.is_multiple_of(1_000_000) => TimestampPrecision::Milliseconds,
+            None if nanoseconds.is_multiple_of(1_000) => TimestampPrecision::Microseconds,
             None => TimestampPrecision::Nanoseconds,
         };
         JTimestamp::new(seconds, nanoseconds, precision)
@@ -738,9 +740,10 @@ impl Timestamp {
     /// An aware `datetime` in UTC; `ValueError` when the timestamp has a
     /// non-zero digit finer than a microsecond (datetime would lose it) or
     /// lies outside datetime's years 1 to 9999.
+    #[allow(clippy::wrong_self_convention)] // the Python name; pyo3 passes &self
     fn to_datetime<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let nanos = self.0.subsec_nanos();
-        if nanos % 1000 != 0 {
+        if !nanos.is_multiple_of(1000) {
             return Err(PyValueError::new_err(format!(
                 "{} has nanoseconds that datetime cannot hold",
                 self.0
@@ -789,16 +792,18 @@ impl Frame {
         Ok(PyBytes::new(py, &bytes))
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Frame>()
-            .is_ok_and(|o| o.get().0.jtoo() == self.0.jtoo() && o.get().0.binary() == self.0.binary())
+        other.cast::<Frame>().is_ok_and(|o| {
+            o.get().0.jtoo() == self.0.jtoo() && o.get().0.binary() == self.0.binary()
+        })
     }
     fn __repr__(&self) -> String {
-        let jtoo = self
-            .0
-            .jtoo()
-            .map_or("None".to_string(), |b| format!("{:?}", String::from_utf8_lossy(b)));
-        format!("jtoo.Frame(jtoo={jtoo}, binary={} bytes)", self.0.binary().len())
+        let jtoo = self.0.jtoo().map_or("None".to_string(), |b| {
+            format!("{:?}", String::from_utf8_lossy(b))
+        });
+        format!(
+            "jtoo.Frame(jtoo={jtoo}, binary={} bytes)",
+            self.0.binary().len()
+        )
     }
 }
 
@@ -915,7 +920,8 @@ fn pretty(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResul
 #[pyfunction]
 fn from_json<'py>(py: Python<'py>, s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let src = input(s, "the JSON document")?;
-    let value = jtoo::json::from_json_slice(src.bytes()).map_err(|e| decode_error(py, &e, s, &src))?;
+    let value =
+        jtoo::json::from_json_slice(src.bytes()).map_err(|e| decode_error(py, &e, s, &src))?;
     to_py(py, &value)
 }
 
@@ -968,7 +974,9 @@ fn encode_greeting<'py>(
         for (k, v) in fields.iter() {
             let key: String = k.extract()?;
             let value = to_value(&v, None)?;
-            greeting.insert(key, value).map_err(|e| frame_error(py, e))?;
+            greeting
+                .insert(key, value)
+                .map_err(|e| frame_error(py, e))?;
         }
     }
     let bytes = greeting
@@ -1004,7 +1012,9 @@ fn json_encoding(encoding: &str) -> PyResult<bool> {
     match encoding {
         "jtoo" => Ok(false),
         "json" => Ok(true),
-        _ => Err(PyValueError::new_err("encoding must be \"jtoo\" or \"json\"")),
+        _ => Err(PyValueError::new_err(
+            "encoding must be \"jtoo\" or \"json\"",
+        )),
     }
 }
 
@@ -1065,7 +1075,8 @@ fn _from_tagged<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Boun
         .map_err(|e| PyValueError::new_err(format!("not JSON: {e}")))?;
     let value = spec_tests::tagged::from_tagged(&json)
         .map_err(|e| PyValueError::new_err(format!("invalid tagged JSON: {e}")))?;
-    let bytes = jtoo::to_vec(&value).map_err(|e| PyValueError::new_err(format!("cannot encode: {e}")))?;
+    let bytes =
+        jtoo::to_vec(&value).map_err(|e| PyValueError::new_err(format!("cannot encode: {e}")))?;
     Ok(PyBytes::new(py, &bytes))
 }
 
