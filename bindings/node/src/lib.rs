@@ -19,6 +19,9 @@
 )]
 
 use bytes::BytesMut;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
 use jtoo::{Item, TimePrecision, TimestampPrecision, Value};
 use napi::bindgen_prelude::{
     Array, BigInt, FnArgs, FromNapiValue, Function, JsObjectValue, Null, Object, ToNapiValue,
@@ -52,6 +55,35 @@ struct Cx<'e> {
     map: Function<'e, Unknown<'e>, Unknown<'e>>,
     token: Unknown<'e>,
     kind: Unknown<'e>,
+    /// Record keys already made into JavaScript strings during this call:
+    /// a repeated key reuses its string (which V8 has internalized), the
+    /// largest cost of building objects otherwise.
+    keys: RefCell<HashMap<Box<str>, Unknown<'e>, Fnv>>,
+}
+
+/// FNV-1a: a fast hash for short keys (no hostile-input concern: the
+/// tables live for one call and hold one entry per distinct key).
+#[derive(Default, Clone, Copy)]
+struct Fnv;
+
+impl BuildHasher for Fnv {
+    type Hasher = FnvHasher;
+    fn build_hasher(&self) -> FnvHasher {
+        FnvHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+struct FnvHasher(u64);
+
+impl Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 impl<'e> Cx<'e> {
@@ -65,7 +97,18 @@ impl<'e> Cx<'e> {
             map: ctx.get_named_property("Map")?,
             token: ctx.get_named_property("token")?,
             kind: ctx.get_named_property("kind")?,
+            keys: RefCell::new(HashMap::with_hasher(Fnv)),
         })
+    }
+
+    /// The JavaScript string of a record key, made once per call.
+    fn key(&self, k: &str) -> Result<Unknown<'e>> {
+        if let Some(js) = self.keys.borrow().get(k) {
+            return Ok(*js);
+        }
+        let js = self.env.create_string(k)?.to_unknown();
+        self.keys.borrow_mut().insert(k.into(), js);
+        Ok(js)
     }
 
     // ---- Rust → JavaScript -------------------------------------------
@@ -110,7 +153,7 @@ impl<'e> Cx<'e> {
         {
             let mut obj = Object::new(env)?;
             for p in pairs {
-                let key = env.create_string(p.key().as_str().unwrap_or_default())?;
+                let key = self.key(p.key().as_str().unwrap_or_default())?;
                 obj.set_property(key, self.to_js(p.value())?)?;
             }
             return Ok(obj.to_unknown());
@@ -338,7 +381,7 @@ const MAX_DEPTH: usize = 256;
 /// first (array indices) and not `__proto__`.
 fn plain_object_keys(pairs: &[jtoo::Pair]) -> bool {
     let mut seen: Vec<&str> = Vec::new();
-    let mut set = std::collections::HashSet::new();
+    let mut set = HashSet::with_hasher(Fnv);
     for p in pairs {
         let Some(k) = p.key().as_str() else {
             return false;
