@@ -1452,9 +1452,9 @@ async fn write_one(
     };
     // Flush only when nothing else is queued: one write per burst.
     let sent = if flush {
-        tokio::time::timeout(inner.write_timeout, sink.send((packet, encoding))).await
+        within(inner.write_timeout, sink.send((packet, encoding))).await
     } else {
-        tokio::time::timeout(inner.write_timeout, sink.feed((packet, encoding))).await
+        within(inner.write_timeout, sink.feed((packet, encoding))).await
     };
     let Ok(sent) = sent else {
         let secs = inner.write_timeout.as_secs_f64();
@@ -1473,6 +1473,17 @@ async fn write_one(
             refused(inner, ids, encoding, &e);
             true
         }
+    }
+}
+
+/// `op`, or `Err` when it does not finish within `limit`; the timer is
+/// set only when `op` has to wait (most writes finish at once).
+async fn within<F: Future>(limit: Duration, op: F) -> Result<F::Output, ()> {
+    let mut op = std::pin::pin!(op);
+    let first = futures::future::poll_fn(|cx| Poll::Ready(op.as_mut().poll(cx))).await;
+    match first {
+        Poll::Ready(out) => Ok(out),
+        Poll::Pending => tokio::time::timeout(limit, op).await.map_err(|_| ()),
     }
 }
 
