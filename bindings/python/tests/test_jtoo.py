@@ -405,6 +405,8 @@ def test_spec_decoder_and_encoder():
         ["--decoder", f"{sys.executable} -m jtoo.spec_decoder"],
         ["--decoder", f"{sys.executable} -m jtoo.spec_decoder --htoo", "--htoo"],
         ["--encoder", f"{sys.executable} -m jtoo.spec_encoder"],
+        ["--frame-decoder", f"{sys.executable} -m jtoo.spec_frame_decoder"],
+        ["--from-json", f"{sys.executable} -m jtoo.spec_from_json"],
     ],
 )
 def test_conformance_suite(args):
@@ -414,6 +416,21 @@ def test_conformance_suite(args):
     )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert " 0 failed" in r.stdout
+
+
+def test_spec_frame_decoder_prints_the_frames_before_a_bad_one():
+    good = jtoo.encode_frame({"a": 1}, b"\x01") + jtoo.encode_frame(None, b"")
+    r = run(["-m", "jtoo.spec_frame_decoder"], good + b"000001 000000 x\n")
+    assert r.returncode == 1
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    assert lines == [{"jtoo": '["a":1]', "binary": "01"}, {"jtoo": None, "binary": ""}]
+
+
+def test_spec_jte_packet_checker():
+    r = run(["-m", "jtoo.spec_jte_packet"], b'{"data":[1],"command":"c","x":2}')
+    assert (r.returncode, r.stdout) == (0, b'["command":"c","data":[1]]')
+    r = run(["-m", "jtoo.spec_jte_packet"], b"[1]")
+    assert r.returncode == 1
 
 
 def test_asyncio_example():
