@@ -1,7 +1,7 @@
 //! `jtoo decode [--htoo] [FILE]`: the conformance-suite decoder.
 //!
 //! Reads one document (stdin by default) and writes its value as tagged JSON
-//! (see `spec_tests::tagged`) followed by a newline. Exit codes follow the
+//! (see `jtoo::json::tagged`) followed by a newline. Exit codes follow the
 //! `spec-tests` protocol: 0 with the tagged JSON on stdout; 1 when the
 //! document is invalid (the error, with its position, on stderr); 2 when the
 //! input cannot be read or the output cannot be written.
@@ -47,9 +47,7 @@ pub fn run(args: Args) -> u8 {
     let name = input.name;
     match parsed {
         Ok(value) => {
-            let mut out = spec_tests::tagged::to_tagged(&value)
-                .to_string()
-                .into_bytes();
+            let mut out = jtoo::json::tagged::to_tagged_string(&value).into_bytes();
             out.push(b'\n');
             let mut stdout = Out::new();
             let written = stdout.write(&out);

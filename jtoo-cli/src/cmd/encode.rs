@@ -1,6 +1,6 @@
 //! `jtoo encode [FILE]`: the conformance-suite encoder.
 //!
-//! Reads tagged JSON (see `spec_tests::tagged`; stdin by default) and writes the
+//! Reads tagged JSON (see `jtoo::json::tagged`; stdin by default) and writes the
 //! value's canonical JTOO, byte for byte, with **no trailing newline** (a
 //! canonical document never ends in one; `jtoo fmt` is the command that adds
 //! one for terminals). Exit codes follow the `spec-tests` protocol: 0 with the
