@@ -17,7 +17,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
+    PyType,
 };
 use std::collections::HashMap;
 use tokio_util::codec::Decoder;
@@ -112,15 +113,13 @@ fn input<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<Input<'a>>
     if let Ok(b) = obj.cast::<PyByteArray>() {
         return Ok(Input::Owned(b.to_vec()));
     }
-    // memoryview and other buffers of bytes (not lists of ints).
-    if !obj.is_instance_of::<PyList>()
-        && !obj.is_instance_of::<PyTuple>()
-        && let Ok(v) = obj.extract::<Vec<u8>>()
-    {
-        return Ok(Input::Owned(v));
+    if obj.is_instance_of::<PyMemoryView>() {
+        let bytes = obj.call_method0("tobytes")?;
+        let bytes = bytes.cast::<PyBytes>()?;
+        return Ok(Input::Owned(bytes.as_bytes().to_vec()));
     }
     Err(PyTypeError::new_err(format!(
-        "{what} must be str, bytes or bytearray, not {}",
+        "{what} must be str, bytes, bytearray or memoryview, not {}",
         type_name(obj)
     )))
 }

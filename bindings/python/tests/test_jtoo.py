@@ -233,6 +233,8 @@ def test_loads_takes_only_text_or_bytes():
         jtoo.loads(1)
     with pytest.raises(TypeError):
         jtoo.loads([1])
+    with pytest.raises(TypeError):
+        jtoo.loads({91: 1, 93: 2})
     assert jtoo.loads(bytearray(b"[1]")) == [1]
     assert jtoo.loads(memoryview(b"[1]")) == [1]
 
