@@ -1147,7 +1147,8 @@ fn value_at<'v>(v: &'v mut Value, path: &[usize]) -> Option<&'v mut Value> {
 
 /// `v` with the items of every list in a normal order: the plain items in
 /// their order, then the pairs ordered by the canonical text of their key
-/// (pairs with equal keys in their order).
+/// and value (with duplicate keys, `update` matches the k-th pair with a
+/// key to the k-th, so their order may change).
 fn normalized(v: &Value) -> Value {
     match v {
         Value::List(items) => {
@@ -1157,8 +1158,11 @@ fn normalized(v: &Value) -> Value {
                 match item {
                     jtoo::ItemRef::Value(x) => plain.push(jtoo::Item::from(normalized(x))),
                     jtoo::ItemRef::Pair(p) => {
-                        let key = jtoo::to_string(p.key()).unwrap_or_default();
-                        pairs.push((key, p.key().clone(), normalized(p.value())));
+                        let value = normalized(p.value());
+                        let key = jtoo::to_string(p.key()).unwrap_or_default()
+                            + ":"
+                            + &jtoo::to_string(&value).unwrap_or_default();
+                        pairs.push((key, p.key().clone(), value));
                     }
                 }
             }

@@ -81,7 +81,11 @@ pub(super) fn nodes(input: &[u8], max_depth: usize) -> Result<Vec<Raw>, ParseErr
     };
     c.skip_ws()?;
     match c.peek() {
-        None => Ok(nodes),
+        None => {
+            // The capacity was a guess; give back what it overshot.
+            nodes.shrink_to_fit();
+            Ok(nodes)
+        }
         Some(b':') if ambiguous => Err(c.error_at(ErrorKind::AmbiguousKey, c.pos)),
         Some(_) => Err(c.error_at(ErrorKind::TrailingCharacters, c.pos)),
     }

@@ -1,9 +1,9 @@
 //! Merging a new value into a document: what is unchanged keeps its bytes
 //! and comments, what changed is edited in place (see [`Document::update`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
-use jtoo::{ItemRef, List, PathItem, Value};
+use jtoo::{ItemRef, List, Value};
 
 use super::edit::{EditError, Located};
 use super::{At, Document};
@@ -84,8 +84,8 @@ impl Document {
             )));
         }
         let saved = self.clone();
-        let mut path = Vec::new();
-        match self.merge(&mut path, value) {
+        let mut lists = Vec::new();
+        match self.merge(0, None, &mut lists, value) {
             Ok(()) => Ok(()),
             Err(e) => {
                 *self = saved;
@@ -94,18 +94,37 @@ impl Document {
         }
     }
 
-    /// Merges `new` into the value at `path` (positions of items).
-    fn merge(&mut self, path: &mut Vec<usize>, new: &Value) -> Result<(), EditError> {
-        let steps: Vec<PathItem<'_>> = path.iter().map(|&i| PathItem::Index(i)).collect();
-        let located = self.locate(&steps)?;
-        let id = located.at.map_or(0, |at| at.value);
+    /// Merges `new` into node `id`, the value of item `at` (`None`: the
+    /// document's value), inside `lists` (outermost first).
+    ///
+    /// Ids stay valid while this runs: an edit changes only the ids from
+    /// the nodes it replaces on, and the items of a list are merged last
+    /// first, each edit inside the item merged.
+    fn merge(
+        &mut self,
+        id: usize,
+        at: Option<At>,
+        lists: &mut Vec<usize>,
+        new: &Value,
+    ) -> Result<(), EditError> {
         let is_list = self.raw(id).is_list();
         match new {
-            Value::List(items) if is_list => self.merge_list(path, id, items),
+            Value::List(items) if is_list => {
+                lists.push(id);
+                let r = self.merge_list(id, lists, items);
+                lists.pop();
+                r
+            }
             _ if !is_list && !matches!(new, Value::List(_)) && self.scalar_equals(id, new) => {
                 Ok(())
             }
-            _ => self.replace_value(located, new),
+            _ => self.replace_value(
+                Located {
+                    lists: lists.clone(),
+                    at,
+                },
+                new,
+            ),
         }
     }
 
@@ -120,11 +139,12 @@ impl Document {
         jtoo::parse::list::scalar(text, jtoo::parse::Syntax::Lenient).is_ok_and(|(_, v)| v == *new)
     }
 
-    /// Merges the items `new` into the list node `id` at `path`.
+    /// Merges the items `new` into the list node `id`; `lists` ends with
+    /// `id`.
     fn merge_list(
         &mut self,
-        path: &mut Vec<usize>,
         id: usize,
+        lists: &mut Vec<usize>,
         new: &List,
     ) -> Result<(), EditError> {
         let old: Vec<Old> = self
@@ -137,9 +157,11 @@ impl Document {
         let new: Vec<ItemRef<'_>> = new.iter().collect();
         // `matched[j]`: the old item new item `j` is matched to.
         let mut matched: Vec<Option<usize>> = vec![None; new.len()];
-        let mut used = vec![false; old.len()];
+        // `partner[i]`: the new item old item `i` is matched to, and whether
+        // the two are known to be equal.
+        let mut partner: Vec<Option<(usize, bool)>> = vec![None; old.len()];
         // Pairs by key, in order.
-        let mut by_key: HashMap<&Value, std::collections::VecDeque<usize>> = HashMap::new();
+        let mut by_key: HashMap<&Value, VecDeque<usize>> = HashMap::new();
         for (i, o) in old.iter().enumerate() {
             if let Some(k) = &o.key {
                 by_key.entry(k).or_default().push_back(i);
@@ -150,7 +172,7 @@ impl Document {
                 && let Some(i) = by_key.get_mut(p.key()).and_then(|q| q.pop_front())
             {
                 matched[j] = Some(i);
-                used[i] = true;
+                partner[i] = Some((j, false));
             }
         }
         // Plain items by position, equal ones first matched from both ends.
@@ -162,89 +184,71 @@ impl Document {
                 id: old[i].at.value,
                 item: None,
             };
-            node.value() == *new[j].value()
+            if node.is_list() {
+                matches!(new[j].value(), Value::List(_)) && node.value() == *new[j].value()
+            } else {
+                doc.scalar_equals(old[i].at.value, new[j].value())
+            }
         };
+        let (no, nn) = (old_plain.len(), new_plain.len());
         let mut head = 0;
-        while head < old_plain.len()
-            && head < new_plain.len()
-            && same(self, old_plain[head], new_plain[head])
-        {
+        while head < no.min(nn) && same(self, old_plain[head], new_plain[head]) {
             head += 1;
         }
         let mut tail = 0;
-        while tail < old_plain.len() - head
-            && tail < new_plain.len() - head
-            && same(
-                self,
-                old_plain[old_plain.len() - 1 - tail],
-                new_plain[new_plain.len() - 1 - tail],
-            )
+        while tail < no.min(nn) - head
+            && same(self, old_plain[no - 1 - tail], new_plain[nn - 1 - tail])
         {
             tail += 1;
         }
-        let middle = (old_plain.len() - head - tail).min(new_plain.len() - head - tail);
-        let pairs = (0..head + middle).chain(0..tail).enumerate().map(|(n, k)| {
-            if n < head + middle {
-                (old_plain[k], new_plain[k])
-            } else {
-                (
-                    old_plain[old_plain.len() - tail + k],
-                    new_plain[new_plain.len() - tail + k],
-                )
-            }
-        });
-        for (i, j) in pairs {
-            matched[j] = Some(i);
-            used[i] = true;
+        let middle = (no - head - tail).min(nn - head - tail);
+        for k in 0..head + middle {
+            matched[new_plain[k]] = Some(old_plain[k]);
+            partner[old_plain[k]] = Some((new_plain[k], k < head));
         }
-        // Remove what is not matched, last first (the positions before it
-        // stay valid).
-        let steps: Vec<PathItem<'_>> = path.iter().map(|&i| PathItem::Index(i)).collect();
-        let lists = self.locate_list_ids(&steps)?;
+        for k in 0..tail {
+            let (i, j) = (old_plain[no - tail + k], new_plain[nn - tail + k]);
+            matched[j] = Some(i);
+            partner[i] = Some((j, true));
+        }
+        // Last item first: merge what is matched, remove the rest. Each
+        // edit is inside (or right after) the item it concerns, so the
+        // items before it keep their nodes' ids.
         for i in (0..old.len()).rev() {
-            if !used[i] {
-                let at = self
-                    .items_of(self.list_at(&steps)?)
-                    .nth(i)
-                    .map(|e| e.at())
-                    .ok_or(EditError::Missing { step: path.len() })?;
-                self.remove_at(at, &lists)?;
+            match partner[i] {
+                Some((_, true)) => {}
+                Some((j, false)) => {
+                    let at = old[i].at;
+                    self.merge(at.value, Some(at), lists, new[j].value())?;
+                }
+                None => {
+                    let at = self
+                        .items_of(id)
+                        .nth(i)
+                        .map(|e| e.at())
+                        .ok_or(EditError::Missing { step: lists.len() })?;
+                    self.remove_at(at, lists)?;
+                }
             }
         }
         // Positions after the removals.
-        let mut pos: Vec<Option<usize>> = vec![None; new.len()];
         let mut removed_before = vec![0usize; old.len() + 1];
         for i in 0..old.len() {
-            removed_before[i + 1] = removed_before[i] + usize::from(!used[i]);
+            removed_before[i + 1] = removed_before[i] + usize::from(partner[i].is_none());
         }
-        for j in 0..new.len() {
-            pos[j] = matched[j].map(|i| i - removed_before[i]);
-        }
-        // Merge matched values.
-        for j in 0..new.len() {
-            if let Some(p) = pos[j] {
-                path.push(p);
-                let r = self.merge(path, new[j].value());
-                path.pop();
-                r?;
-            }
-        }
+        let mut pos: Vec<Option<usize>> = matched
+            .iter()
+            .map(|m| m.map(|i| i - removed_before[i]))
+            .collect();
         // Insert new items after their predecessor in the new list.
         for j in 0..new.len() {
             if pos[j].is_some() {
                 continue;
             }
-            let at = match j.checked_sub(1).and_then(|k| pos[k]) {
-                Some(p) => p + 1,
-                None => 0,
-            };
-            let list = self.list_at(&steps)?;
-            let lists = self.locate_list_ids(&steps)?;
+            let at = j.checked_sub(1).and_then(|k| pos[k]).map_or(0, |p| p + 1);
             match new[j] {
-                ItemRef::Pair(p) => {
-                    self.insert_entry(list, &lists, at, Some(p.key()), p.value())?
-                }
-                ItemRef::Value(v) => self.insert_entry(list, &lists, at, None, v)?,
+                ItemRef::Pair(p) => self.insert_entry(id, lists, at, Some(p.key()), p.value())?,
+                ItemRef::Value(v) => self.insert_entry(id, lists, at, None, v)?,
             }
             for q in pos.iter_mut().flatten() {
                 if *q >= at {
@@ -254,20 +258,5 @@ impl Document {
             pos[j] = Some(at);
         }
         Ok(())
-    }
-
-    /// The node of the list at `steps`.
-    fn list_at(&self, steps: &[PathItem<'_>]) -> Result<usize, EditError> {
-        let located: Located = self.locate(steps)?;
-        Ok(located.at.map_or(0, |at| at.value))
-    }
-
-    /// The lists holding the items of the list at `steps`, outermost first,
-    /// that list included.
-    fn locate_list_ids(&self, steps: &[PathItem<'_>]) -> Result<Vec<usize>, EditError> {
-        let located = self.locate(steps)?;
-        let mut lists = located.lists;
-        lists.push(located.at.map_or(0, |at| at.value));
-        Ok(lists)
     }
 }
