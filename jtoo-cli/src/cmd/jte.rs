@@ -32,7 +32,8 @@ pub enum JteCommand {
     /// Listeners run under jtoo-frame's server runtime, as `frame serve`
     /// does: a connection cap, a memory budget with fair shares, idle,
     /// frame and write timeouts (for JSON lines a frame is a line) and a
-    /// listen backlog of 4,096.
+    /// listen backlog of 4,096. Each connection queues at most 1 MiB of
+    /// answers for a client that does not read them.
     Serve {
         /// `HOST:PORT` or `unix:PATH` to listen on.
         #[arg(long, required_unless_present = "stdio")]
@@ -198,9 +199,15 @@ async fn call(c: CallArgs) -> u8 {
     0
 }
 
+/// The answers `serve` queues on one connection, in bytes: a client that
+/// does not read them holds no more (1,000 such clients: about 1 GiB at
+/// jte's default of 4 MiB).
+const MAX_QUEUED_BYTES: usize = 1 << 20;
+
 /// The peer `serve` runs on each connection.
 fn jte_server() -> jte::Builder {
     Peer::builder()
+        .max_queued_bytes(MAX_QUEUED_BYTES)
         .handle("echo", |data: Option<Value>| async move {
             Ok::<_, RpcError>(data)
         })
