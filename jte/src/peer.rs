@@ -1282,11 +1282,13 @@ impl Dispatch {
             _permit: permit,
         };
         self.tasks.spawn(task.run(responses, deadline, timeout));
-        // Let the handler start before the next packet is read, so that
-        // its answers count against the room that the next request waits
-        // for: a burst of requests that fill the queue does not start
-        // every handler at once.
-        tokio::task::yield_now().await;
+        // With other handlers running (a burst), let this one start before
+        // the next packet is read, so that its answers count against the
+        // room the next request waits for: requests that fill the queue do
+        // not start every handler at once. (A lone call needs no yield.)
+        if self.tasks.len() > 1 {
+            tokio::task::yield_now().await;
+        }
     }
 }
 
