@@ -1,8 +1,8 @@
 //! Python bindings of the JTOO core: the `jtoo._jtoo` extension module.
 //!
 //! Thin by rule: every grammar, encoding, frame, greeting and packet rule
-//! lives in the Rust crates (`jtoo`, `htoo`, `jtoo-frame`, `jte`,
-//! `spec-tests`); this module converts Python objects to `jtoo::Value`s and
+//! lives in the Rust crates (`jtoo`, `htoo`, `jtoo-frame`, `jte`); this
+//! module converts Python objects to `jtoo::Value`s and
 //! back, and Rust errors to Python exceptions. The mapping is documented in
 //! the package's README.md and in `python/jtoo/__init__.py`.
 #![forbid(unsafe_code)]
@@ -1057,12 +1057,12 @@ fn decode_packet<'py>(
 }
 
 /// The conformance suite's decoder: a document's tagged JSON
-/// (`spec_tests::tagged::to_tagged`), as `jtoo decode` writes it.
+/// (`jtoo::json::tagged`), as `jtoo decode` writes it.
 #[pyfunction]
 #[pyo3(signature = (data, *, htoo = false))]
 fn _to_tagged(py: Python<'_>, data: &Bound<'_, PyAny>, htoo: bool) -> PyResult<String> {
     let value = loads_value(py, data, htoo)?;
-    Ok(spec_tests::tagged::to_tagged(&value).to_string())
+    Ok(jtoo::json::tagged::to_tagged_string(&value))
 }
 
 /// The conformance suite's encoder: canonical JTOO bytes of tagged JSON, as
@@ -1070,9 +1070,7 @@ fn _to_tagged(py: Python<'_>, data: &Bound<'_, PyAny>, htoo: bool) -> PyResult<S
 #[pyfunction]
 fn _from_tagged<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
     let src = input(data, "data")?;
-    let json = spec_tests::compare::parse_json(src.bytes())
-        .map_err(|e| PyValueError::new_err(format!("not JSON: {e}")))?;
-    let value = spec_tests::tagged::from_tagged(&json)
+    let value = jtoo::json::tagged::from_tagged_slice(src.bytes())
         .map_err(|e| PyValueError::new_err(format!("invalid tagged JSON: {e}")))?;
     let bytes =
         jtoo::to_vec(&value).map_err(|e| PyValueError::new_err(format!("cannot encode: {e}")))?;

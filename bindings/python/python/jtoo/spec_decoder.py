@@ -4,7 +4,7 @@ its tagged JSON on stdout; exit 1 with a message on stderr when invalid.
     python3 spec-tests/runners/jtoo_spec_tests.py --decoder "python3 -m jtoo.spec_decoder"
     (--htoo: the runner adds --htoo to the command for HTOO cases)
 
-The mapping is the Rust one (spec_tests::tagged), shared with `jtoo decode`.
+The mapping is the Rust one (jtoo::json::tagged), shared with `jtoo decode`.
 """
 
 import sys

@@ -4,7 +4,7 @@ when the input is not valid tagged JSON or cannot be encoded.
 
     python3 spec-tests/runners/jtoo_spec_tests.py --encoder "python3 -m jtoo.spec_encoder"
 
-The mapping is the Rust one (spec_tests::tagged), shared with `jtoo encode`.
+The mapping is the Rust one (jtoo::json::tagged), shared with `jtoo encode`.
 """
 
 import sys
