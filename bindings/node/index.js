@@ -149,12 +149,38 @@ Pair.prototype[KIND] = 4
 
 const CTX = Object.freeze({ Decimal, DateTime, Timestamp, Pair, DecodeError, Map, token: TOKEN, kind: KIND })
 
+// The native side hands a parsed value over as JSON text for V8's
+// JSON.parse plus patches for what JSON cannot hold (see src/lib.rs,
+// "Bulk transfer"): each patch is [kind, n, path (n steps)…, payload…] and
+// replaces the placeholder at the end of its path.
+function fromTransfer (json) {
+  const t = JSON.parse(json)
+  const patches = t[1]
+  for (let p = 0; p < patches.length; p++) {
+    const q = patches[p]
+    const n = q[1]
+    let o = t
+    for (let i = 2; i < n + 1; i++) o = o[q[i]]
+    const last = q[n + 1]
+    const j = n + 2 // first payload item
+    switch (q[0]) {
+      case 1: o[last] = BigInt(q[j]); break
+      case 2: o[last] = new Decimal(TOKEN, q[j]); break
+      case 3: o[last] = new DateTime(TOKEN, q[j], q.slice(j + 1)); break
+      case 4: o[last] = new Timestamp(TOKEN, q[j], q.slice(j + 1)); break
+      case 5: { const b = Buffer.from(q[j], 'hex'); o[last] = new Uint8Array(b.buffer, b.byteOffset, b.length); break }
+      case 6: { const kv = o[last]; o[last] = new Pair(kv[0], kv[1]); break }
+    }
+  }
+  return t[0]
+}
+
 /**
  * Reads a JTOO document (a string or UTF-8 bytes); `{htoo: true}` reads
  * HTOO. Throws DecodeError.
  */
 function parse (text, options) {
-  return native.parse(text, Boolean(options && options.htoo), CTX)
+  return fromTransfer(native.parseTransfer(text, Boolean(options && options.htoo), CTX))
 }
 
 /** Canonical JTOO text of a value; TypeError for what JTOO cannot hold. */
@@ -164,7 +190,7 @@ function stringify (value) { return native.stringify(value, CTX) }
 function pretty (value) { return native.pretty(value, CTX) }
 
 /** JSON text read exactly into JTOO's types (JSON null members are left out). */
-function fromJson (text) { return native.fromJson(text, CTX) }
+function fromJson (text) { return fromTransfer(native.fromJsonTransfer(text, CTX)) }
 
 /** A value as JSON text (decimals and big integers keep every digit). */
 function toJson (value) { return native.toJson(value, CTX) }

@@ -19,9 +19,6 @@
 )]
 
 use bytes::BytesMut;
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, Hasher};
 use jtoo::{Item, TimePrecision, TimestampPrecision, Value};
 use napi::bindgen_prelude::{
     Array, BigInt, FnArgs, FromNapiValue, Function, JsObjectValue, Null, Object, ToNapiValue,
@@ -29,6 +26,9 @@ use napi::bindgen_prelude::{
 };
 use napi::{Env, Error, JsString, JsValue, Result, Status, ValueType};
 use napi_derive::napi;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
 use tokio_util::codec::Decoder;
 
 /// The largest integer a JavaScript number holds exactly (2^53 − 1).
@@ -137,7 +137,7 @@ impl<'e> Cx<'e> {
                 }
             }
             Value::Decimal(d) => {
-                let text = env.create_string(&d.to_plain_string())?.to_unknown();
+                let text = env.create_string(d.to_plain_string())?.to_unknown();
                 self.decimal.new_instance(FnArgs::from((self.token, text)))
             }
             Value::DateTime(d) => self.datetime_to_js(d),
@@ -177,52 +177,16 @@ impl<'e> Cx<'e> {
 
     fn datetime_to_js(&self, d: &jtoo::DateTime) -> Result<Unknown<'e>> {
         let env = self.env;
-        // [year, month, day, week, weekDay, hour, minute, second,
-        //  nanosecond, precision, offset]: null where the value has no such part.
         let mut fields = env.create_array(11)?;
-        let null = Null.into_unknown(env)?;
-        for i in 0..11 {
-            fields.set(i, null)?;
-        }
-        if let Some(date) = d.date() {
-            fields.set(0, u32::from(date.year()))?;
-            if let Some(m) = date.month() {
-                fields.set(1, u32::from(m))?;
-            }
-            if let Some(day) = date.day() {
-                fields.set(2, u32::from(day))?;
-            }
-            if let Some(w) = date.week() {
-                fields.set(3, u32::from(w))?;
-            }
-            if let Some(wd) = date.week_day() {
-                fields.set(4, u32::from(wd))?;
+        for (i, f) in (0..).zip(datetime_fields(d)) {
+            match f {
+                Field::Null => fields.set(i, Null)?,
+                #[allow(clippy::cast_precision_loss)]
+                Field::Num(n) => fields.set(i, n as f64)?,
+                Field::Str(s) => fields.set(i, s)?,
             }
         }
-        if let Some(t) = d.time() {
-            let p = t.precision();
-            fields.set(5, u32::from(t.hour()))?;
-            if p != TimePrecision::Hour {
-                fields.set(6, u32::from(t.minute()))?;
-            }
-            if !matches!(p, TimePrecision::Hour | TimePrecision::Minute) {
-                fields.set(7, u32::from(t.second()))?;
-                fields.set(8, t.nanosecond())?;
-            }
-            let name = match p {
-                TimePrecision::Hour => "hour",
-                TimePrecision::Minute => "minute",
-                TimePrecision::Second => "second",
-                TimePrecision::Millisecond => "millisecond",
-                TimePrecision::Microsecond => "microsecond",
-                TimePrecision::Nanosecond => "nanosecond",
-            };
-            fields.set(9, name)?;
-        }
-        if let Some(o) = d.offset() {
-            fields.set(10, o.minutes())?;
-        }
-        let text = env.create_string(&d.to_string())?.to_unknown();
+        let text = env.create_string(d.to_string())?.to_unknown();
         self.datetime
             .new_instance(FnArgs::from((self.token, text, fields.into_unknown(env)?)))
     }
@@ -240,21 +204,16 @@ impl<'e> Cx<'e> {
             fields.set(0, BigInt::from(secs))?;
         }
         fields.set(1, t.subsec_nanos())?;
-        let digits = match t.precision() {
-            TimestampPrecision::Seconds => 0,
-            TimestampPrecision::Milliseconds => 3,
-            TimestampPrecision::Microseconds => 6,
-            TimestampPrecision::Nanoseconds => 9,
-        };
+        let digits = timestamp_digits(t);
         fields.set(2, digits)?;
-        let text = env.create_string(&t.to_string())?.to_unknown();
+        let text = env.create_string(t.to_string())?.to_unknown();
         self.timestamp
             .new_instance(FnArgs::from((self.token, text, fields.into_unknown(env)?)))
     }
 
     // ---- JavaScript → Rust -------------------------------------------
 
-    fn from_js(&self, v: Unknown<'e>, depth: usize) -> Result<Value> {
+    fn to_value(&self, v: Unknown<'e>, depth: usize) -> Result<Value> {
         if depth > MAX_DEPTH {
             return Err(type_error(format!(
                 "nested deeper than {MAX_DEPTH} lists (a cycle?)"
@@ -308,7 +267,10 @@ impl<'e> Cx<'e> {
             let text = || -> Result<String> { js_string(obj.get_named_property("text")?) };
             return match u32::from_unknown(kind)? {
                 KIND_DECIMAL => decimal_from_text(&text()?).map(Value::Decimal),
-                KIND_DATETIME => text()?.parse().map(Value::DateTime).map_err(jtoo_type_error),
+                KIND_DATETIME => text()?
+                    .parse()
+                    .map(Value::DateTime)
+                    .map_err(jtoo_type_error),
                 KIND_TIMESTAMP => text()?
                     .parse()
                     .map(Value::Timestamp)
@@ -334,8 +296,8 @@ impl<'e> Cx<'e> {
                     break;
                 }
                 let entry: Object = step.get_named_property("value")?;
-                let k = self.from_js(entry.get_element(0)?, depth + 1)?;
-                let v = self.from_js(entry.get_element(1)?, depth + 1)?;
+                let k = self.to_value(entry.get_element(0)?, depth + 1)?;
+                let v = self.to_value(entry.get_element(1)?, depth + 1)?;
                 items.push(Item::Pair(jtoo::Pair::new(k, v).map_err(jtoo_type_error)?));
             }
             return Ok(Value::List(items.into()));
@@ -349,7 +311,7 @@ impl<'e> Cx<'e> {
             let value: Unknown = obj.get_property(key)?;
             let k = js_string(key)?;
             let v = self
-                .from_js(value, depth + 1)
+                .to_value(value, depth + 1)
                 .map_err(|e| Error::new(e.status, format!("{}: {}", k, e.reason)))?;
             pairs.push(jtoo::Pair::with_str_key(k, v));
         }
@@ -361,14 +323,14 @@ impl<'e> Cx<'e> {
             let obj = Object::from_unknown(v)?;
             let kind: Unknown = obj.get_property(self.kind)?;
             if kind.get_type()? == ValueType::Number && u32::from_unknown(kind)? == KIND_PAIR {
-                let k = self.from_js(obj.get_named_property("key")?, depth + 1)?;
-                let v = self.from_js(obj.get_named_property("value")?, depth + 1)?;
+                let k = self.to_value(obj.get_named_property("key")?, depth + 1)?;
+                let v = self.to_value(obj.get_named_property("value")?, depth + 1)?;
                 return jtoo::Pair::new(k, v)
                     .map(Item::Pair)
                     .map_err(jtoo_type_error);
             }
         }
-        self.from_js(v, depth).map(Item::Value)
+        self.to_value(v, depth).map(Item::Value)
     }
 }
 
@@ -380,8 +342,13 @@ const MAX_DEPTH: usize = 256;
 /// the same order: string keys only, each once, none that JavaScript orders
 /// first (array indices) and not `__proto__`.
 fn plain_object_keys(pairs: &[jtoo::Pair]) -> bool {
+    plain_object_keys_in(pairs, &mut HashSet::with_hasher(Fnv))
+}
+
+/// [`plain_object_keys`] with a set to reuse (cleared here).
+fn plain_object_keys_in<'a>(pairs: &'a [jtoo::Pair], set: &mut HashSet<&'a str, Fnv>) -> bool {
+    set.clear();
     let mut seen: Vec<&str> = Vec::new();
-    let mut set = HashSet::with_hasher(Fnv);
     for p in pairs {
         let Some(k) = p.key().as_str() else {
             return false;
@@ -468,10 +435,8 @@ fn jtoo_type_error(e: jtoo::Error) -> Error {
 /// Throws a `TypeError` for conversion errors (`InvalidArg`), returns
 /// others as they are.
 fn throw(env: &Env, e: Error) -> Error {
-    if e.status == Status::InvalidArg {
-        if env.throw_type_error(&e.reason, None).is_ok() {
-            return Error::new(Status::PendingException, e.reason);
-        }
+    if e.status == Status::InvalidArg && env.throw_type_error(&e.reason, None).is_ok() {
+        return Error::new(Status::PendingException, e.reason);
     }
     e
 }
@@ -490,7 +455,7 @@ fn input_bytes(v: Unknown) -> Result<Vec<u8>> {
 /// A parse error for `index.js` to throw as a `DecodeError`.
 fn decode_error<'e>(env: &'e Env, e: &jtoo::Error, ctx: &Object<'e>) -> Result<Unknown<'e>> {
     let ctor: Ctor4<'e> = ctx.get_named_property("DecodeError")?;
-    let msg = env.create_string(&e.message())?.to_unknown();
+    let msg = env.create_string(e.message())?.to_unknown();
     #[allow(clippy::cast_precision_loss)]
     let (line, column, offset) = (
         (e.line() as f64).into_unknown(env)?,
@@ -502,19 +467,294 @@ fn decode_error<'e>(env: &'e Env, e: &jtoo::Error, ctx: &Object<'e>) -> Result<U
     Err(Error::new(Status::PendingException, e.to_string()))
 }
 
-/// `parse(text, htoo)`: a JTOO (or HTOO) document as a JavaScript value.
+// ---- Bulk transfer: JSON text for V8's JSON.parse ----------------------
+
+// Building a large value with one napi call per node costs about four times
+// what V8's own JSON.parse spends: so `parse` and `fromJson` hand V8 the
+// value as JSON text (plain objects, arrays, strings, booleans, integers
+// within ±(2^53−1)) and a list of patches for everything else, which
+// `index.js` applies after JSON.parse. This is a transfer encoding of a
+// value the Rust crates have already read and checked, not JTOO: no rule
+// of the format is applied in JavaScript.
+//
+// The text is `[ROOT,[PATCH,…]]`. A patch is `[kind, n, s1 … sn, payload…]`:
+// the path s1 … sn (array indices and object keys from the outer array)
+// leads to the placeholder `0` (or, for a pair, the array `[key,value]`)
+// that the value of `kind` replaces. Patches come children first, so that
+// a path never passes through a value already replaced.
+
+const PATCH_BIGINT: u8 = 1;
+const PATCH_DECIMAL: u8 = 2;
+const PATCH_DATETIME: u8 = 3;
+const PATCH_TIMESTAMP: u8 = 4;
+const PATCH_BYTES: u8 = 5;
+const PATCH_PAIR: u8 = 6;
+
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+struct Transfer<'a> {
+    out: String,
+    patches: String,
+    path: Vec<Seg<'a>>,
+    /// Reused by every record's key check.
+    keys: HashSet<&'a str, Fnv>,
+}
+
+impl<'a> Transfer<'a> {
+    fn new(size_hint: usize) -> Transfer<'a> {
+        Transfer {
+            out: String::with_capacity(size_hint + size_hint / 4 + 16),
+            patches: String::new(),
+            path: vec![Seg::Index(0)],
+            keys: HashSet::with_hasher(Fnv),
+        }
+    }
+
+    /// `[ROOT,[PATCH,…]]` of `v`.
+    fn run(mut self, v: &'a Value) -> String {
+        self.out.push('[');
+        self.value(v);
+        self.out.push_str(",[");
+        self.out.push_str(&self.patches);
+        self.out.push_str("]]");
+        self.out
+    }
+
+    /// Starts a patch of `kind` at the current path; the caller appends its
+    /// payload (each item preceded by a comma) and `]`.
+    fn patch(&mut self, kind: u8) {
+        let p = &mut self.patches;
+        if !p.is_empty() {
+            p.push(',');
+        }
+        p.push('[');
+        p.push(char::from(b'0' + kind));
+        p.push(',');
+        p.push_str(itoa::Buffer::new().format(self.path.len()));
+        for seg in &self.path {
+            p.push(',');
+            match seg {
+                Seg::Key(k) => json_str(p, k),
+                Seg::Index(i) => p.push_str(itoa::Buffer::new().format(*i)),
+            }
+        }
+    }
+
+    fn text_patch(&mut self, kind: u8, text: &str) {
+        self.out.push('0');
+        self.patch(kind);
+        self.patches.push(',');
+        json_str(&mut self.patches, text);
+        self.patches.push(']');
+    }
+
+    fn value(&mut self, v: &'a Value) {
+        match v {
+            Value::String(s) => json_str(&mut self.out, s.as_str()),
+            Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Value::Integer(i) if i.magnitude() <= u128::from(MAX_SAFE) => {
+                if i.is_negative() {
+                    self.out.push('-');
+                }
+                self.out.push_str(itoa::Buffer::new().format(i.magnitude()));
+            }
+            Value::Integer(i) => self.text_patch(PATCH_BIGINT, &i.to_plain_string()),
+            Value::Decimal(d) => self.text_patch(PATCH_DECIMAL, &d.to_plain_string()),
+            Value::Bytes(b) => {
+                let mut hex = String::with_capacity(b.len() * 2);
+                for &byte in b {
+                    hex.push(char::from(HEX[usize::from(byte >> 4)]));
+                    hex.push(char::from(HEX[usize::from(byte & 15)]));
+                }
+                self.text_patch(PATCH_BYTES, &hex);
+            }
+            Value::DateTime(d) => {
+                self.out.push('0');
+                self.patch(PATCH_DATETIME);
+                let p = &mut self.patches;
+                p.push(',');
+                json_str(p, &d.to_string());
+                for f in datetime_fields(d) {
+                    p.push(',');
+                    match f {
+                        Field::Null => p.push_str("null"),
+                        Field::Num(n) => p.push_str(itoa::Buffer::new().format(n)),
+                        Field::Str(s) => json_str(p, s),
+                    }
+                }
+                p.push(']');
+            }
+            Value::Timestamp(t) => {
+                self.out.push('0');
+                self.patch(PATCH_TIMESTAMP);
+                let p = &mut self.patches;
+                p.push(',');
+                json_str(p, &t.to_string());
+                p.push(',');
+                p.push_str(itoa::Buffer::new().format(t.secs()));
+                p.push(',');
+                p.push_str(itoa::Buffer::new().format(t.subsec_nanos()));
+                p.push(',');
+                p.push_str(itoa::Buffer::new().format(timestamp_digits(t)));
+                p.push(']');
+            }
+            Value::List(list) => self.list(list),
+        }
+    }
+
+    fn list(&mut self, list: &'a jtoo::List) {
+        if let Some(pairs) = list.pairs()
+            && plain_object_keys_in(pairs, &mut self.keys)
+        {
+            self.out.push('{');
+            for (n, p) in pairs.iter().enumerate() {
+                if n > 0 {
+                    self.out.push(',');
+                }
+                let k = p.key().as_str().unwrap_or_default();
+                json_str(&mut self.out, k);
+                self.out.push(':');
+                self.path.push(Seg::Key(k));
+                self.value(p.value());
+                self.path.pop();
+            }
+            self.out.push('}');
+            return;
+        }
+        self.out.push('[');
+        for (n, item) in list.iter().enumerate() {
+            if n > 0 {
+                self.out.push(',');
+            }
+            self.path.push(Seg::Index(n));
+            match item.as_pair() {
+                Some(p) => {
+                    self.out.push('[');
+                    self.path.push(Seg::Index(0));
+                    self.value(p.key());
+                    self.path.pop();
+                    self.out.push(',');
+                    self.path.push(Seg::Index(1));
+                    self.value(p.value());
+                    self.path.pop();
+                    self.out.push(']');
+                    self.patch(PATCH_PAIR);
+                    self.patches.push(']');
+                }
+                None => self.value(item.value()),
+            }
+            self.path.pop();
+        }
+        self.out.push(']');
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// `s` as a JSON string.
+fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            out.push_str(&s[start..i]);
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                _ => {
+                    out.push_str("\\u00");
+                    out.push(char::from(HEX[usize::from(b >> 4)]));
+                    out.push(char::from(HEX[usize::from(b & 15)]));
+                }
+            }
+            start = i + 1;
+        }
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+enum Field {
+    Null,
+    Num(i64),
+    Str(&'static str),
+}
+
+/// A date/time's fields in `DateTime`'s constructor order: year, month,
+/// day, week, weekDay, hour, minute, second, nanosecond, precision, offset.
+fn datetime_fields(d: &jtoo::DateTime) -> [Field; 11] {
+    let mut f = [const { Field::Null }; 11];
+    if let Some(date) = d.date() {
+        f[0] = Field::Num(i64::from(date.year()));
+        f[1] = date
+            .month()
+            .map_or(Field::Null, |m| Field::Num(i64::from(m)));
+        f[2] = date.day().map_or(Field::Null, |x| Field::Num(i64::from(x)));
+        f[3] = date
+            .week()
+            .map_or(Field::Null, |x| Field::Num(i64::from(x)));
+        f[4] = date
+            .week_day()
+            .map_or(Field::Null, |x| Field::Num(i64::from(x)));
+    }
+    if let Some(t) = d.time() {
+        let p = t.precision();
+        f[5] = Field::Num(i64::from(t.hour()));
+        if p != TimePrecision::Hour {
+            f[6] = Field::Num(i64::from(t.minute()));
+        }
+        if !matches!(p, TimePrecision::Hour | TimePrecision::Minute) {
+            f[7] = Field::Num(i64::from(t.second()));
+            f[8] = Field::Num(i64::from(t.nanosecond()));
+        }
+        f[9] = Field::Str(precision_name(p));
+    }
+    if let Some(o) = d.offset() {
+        f[10] = Field::Num(i64::from(o.minutes()));
+    }
+    f
+}
+
+fn precision_name(p: TimePrecision) -> &'static str {
+    match p {
+        TimePrecision::Hour => "hour",
+        TimePrecision::Minute => "minute",
+        TimePrecision::Second => "second",
+        TimePrecision::Millisecond => "millisecond",
+        TimePrecision::Microsecond => "microsecond",
+        TimePrecision::Nanosecond => "nanosecond",
+    }
+}
+
+fn timestamp_digits(t: &jtoo::Timestamp) -> u32 {
+    match t.precision() {
+        TimestampPrecision::Seconds => 0,
+        TimestampPrecision::Milliseconds => 3,
+        TimestampPrecision::Microseconds => 6,
+        TimestampPrecision::Nanoseconds => 9,
+    }
+}
+
+/// `parse(text, htoo)` for `index.js`: the document as transfer JSON
+/// (see above), or a thrown `DecodeError`.
 #[napi]
-pub fn parse<'e>(
+pub fn parse_transfer<'e>(
     env: &'e Env,
     input: Unknown<'e>,
     htoo: bool,
     ctx: Object<'e>,
-) -> Result<Unknown<'e>> {
+) -> Result<String> {
     let parsed = match input.get_type()? {
         ValueType::String if !htoo => {
             let s = JsString::from_unknown(input)?.into_utf8()?;
-            // napi's UTF-8 turns a lone surrogate into U+FFFD: fine here, as
-            // JTOO text cannot hold one either way.
             jtoo::from_str(s.as_str()?)
         }
         _ => {
@@ -527,8 +767,18 @@ pub fn parse<'e>(
         }
     };
     match parsed {
-        Ok(v) => Cx::new(env, &ctx)?.to_js(&v),
-        Err(e) => decode_error(env, &e, &ctx),
+        Ok(v) => Ok(Transfer::new(4096).run(&v)),
+        Err(e) => decode_error(env, &e, &ctx).map(|_| String::new()),
+    }
+}
+
+/// `fromJson(text)` for `index.js`, as transfer JSON.
+#[napi]
+pub fn from_json_transfer<'e>(env: &'e Env, input: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
+    let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
+    match jtoo::json::from_json_slice(&bytes) {
+        Ok(v) => Ok(Transfer::new(bytes.len()).run(&v)),
+        Err(e) => decode_error(env, &e, &ctx).map(|_| String::new()),
     }
 }
 
@@ -536,7 +786,7 @@ pub fn parse<'e>(
 #[napi]
 pub fn stringify<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
     let cx = Cx::new(env, &ctx)?;
-    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
     jtoo::to_string(&v).map_err(|e| throw(env, jtoo_type_error(e)))
 }
 
@@ -544,19 +794,8 @@ pub fn stringify<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Resul
 #[napi]
 pub fn pretty<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
     let cx = Cx::new(env, &ctx)?;
-    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
     Ok(htoo::to_string_pretty(&v))
-}
-
-/// `fromJson(text)`: JSON text read exactly (numbers keep every digit) into
-/// a JavaScript value of JTOO's types.
-#[napi]
-pub fn from_json<'e>(env: &'e Env, input: Unknown<'e>, ctx: Object<'e>) -> Result<Unknown<'e>> {
-    let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
-    match jtoo::json::from_json_slice(&bytes) {
-        Ok(v) => Cx::new(env, &ctx)?.to_js(&v),
-        Err(e) => decode_error(env, &e, &ctx),
-    }
 }
 
 /// `toJson(value)`: the value as JSON text (exact numbers, order and
@@ -564,7 +803,7 @@ pub fn from_json<'e>(env: &'e Env, input: Unknown<'e>, ctx: Object<'e>) -> Resul
 #[napi]
 pub fn to_json<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
     let cx = Cx::new(env, &ctx)?;
-    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
     Ok(jtoo::json::to_json_string(&v))
 }
 
@@ -619,8 +858,12 @@ pub fn timestamp_from_millis<'e>(env: &'e Env, ms: f64, ctx: Object<'e>) -> Resu
     let ms = ms as i64;
     let (secs, rem) = (ms.div_euclid(1000), ms.rem_euclid(1000));
     #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-    let t = jtoo::Timestamp::new(secs, rem as u32 * 1_000_000, TimestampPrecision::Milliseconds)
-        .map_err(|e| throw(env, jtoo_type_error(e)))?;
+    let t = jtoo::Timestamp::new(
+        secs,
+        rem as u32 * 1_000_000,
+        TimestampPrecision::Milliseconds,
+    )
+    .map_err(|e| throw(env, jtoo_type_error(e)))?;
     Cx::new(env, &ctx)?.to_js(&Value::Timestamp(t))
 }
 
@@ -631,7 +874,7 @@ pub fn timestamp_from_millis<'e>(env: &'e Env, ms: f64, ctx: Object<'e>) -> Resu
 #[napi]
 pub fn to_tagged<'e>(env: &'e Env, value: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
     let cx = Cx::new(env, &ctx)?;
-    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
     Ok(spec_tests::tagged::to_tagged(&v).to_string())
 }
 
@@ -727,7 +970,7 @@ pub fn encode_frame<'e>(
         ValueType::Undefined | ValueType::Null => jtoo_frame::Frame::empty(),
         _ => {
             let cx = Cx::new(env, &ctx)?;
-            let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+            let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
             jtoo_frame::Frame::from_value(&v)
                 .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?
         }
@@ -755,7 +998,7 @@ pub fn encode_packet<'e>(
     ctx: Object<'e>,
 ) -> Result<String> {
     let cx = Cx::new(env, &ctx)?;
-    let v = cx.from_js(value, 0).map_err(|e| throw(env, e))?;
+    let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
     let packet = jte::Packet::from_owned_value(v)
         .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
     let bytes = if json {

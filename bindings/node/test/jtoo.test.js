@@ -173,3 +173,19 @@ test('tagged JSON round trip', () => {
   assert.equal(t, '[{"type":"integer","value":"1"},{"key":{"type":"string","value":"k"},"value":{"type":"datetime","value":"D2024-01-01"}}]')
   assert.equal(stringify(jtoo.fromTagged(t)), '[1,"k":D2024-01-01]')
 })
+
+test('parse builds the same values as the per-node path (fromTagged), for tricky documents', () => {
+  const texts = ['1.5', 'B00ff', 'S-1.500', 'D2024-W05-3T10:20:30.000_000_001', '-9_007_199_254_740_992']
+  for (const v of [
+    'a"b\\c\u0000\u001f\u2028\ud83d\ude00',
+    { 'k"ey': 'x\ny', '': [[]], nested: { a: { b: [1, new Decimal('2.5'), new Uint8Array(0)] } } },
+    [new Pair({ a: 1 }, { b: new Decimal('1.5'), c: [new Pair(parse('S0'), parse('D2024'))] }), new Pair('z', 'y')],
+    [1, new Pair('k', { j: [new Pair(parse('T10:20:30'), 'v')] })],
+    { big: 123456789012345678901n, list: [new Pair('a', 1), new Pair('a', 2)] }
+  ]) texts.push(stringify(v))
+  for (const text of texts) {
+    const v = parse(text)
+    assert.equal(stringify(v), text)
+    assert.deepEqual(v, jtoo.fromTagged(jtoo.toTagged(v)), text)
+  }
+})
