@@ -154,6 +154,7 @@ const CTX = Object.freeze({ Decimal, DateTime, Timestamp, Pair, DecodeError, Map
 // "Bulk transfer"): each patch is [kind, n, path (n steps)…, payload…] and
 // replaces the placeholder at the end of its path.
 function fromTransfer (json) {
+  if (typeof json !== 'string') return json[0] // built node by node
   const t = JSON.parse(json)
   const patches = t[1]
   for (let p = 0; p < patches.length; p++) {

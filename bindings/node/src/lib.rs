@@ -513,14 +513,19 @@ impl<'a> Transfer<'a> {
         }
     }
 
-    /// `[ROOT,[PATCH,…]]` of `v`.
-    fn run(mut self, v: &'a Value) -> String {
+    /// `[ROOT,[PATCH,…]]` of `v`, or `None` when the patches would be
+    /// longer than the tree (a document of mostly decimals, say): their
+    /// paths then cost V8 more than one napi call per node.
+    fn run(mut self, v: &'a Value) -> Option<String> {
         self.out.push('[');
         self.value(v);
+        if self.patches.len() > self.out.len() {
+            return None;
+        }
         self.out.push_str(",[");
         self.out.push_str(&self.patches);
         self.out.push_str("]]");
-        self.out
+        Some(self.out)
     }
 
     /// Starts a patch of `kind` at the current path; the caller appends its
@@ -743,42 +748,66 @@ fn timestamp_digits(t: &jtoo::Timestamp) -> u32 {
     }
 }
 
-/// `parse(text, htoo)` for `index.js`: the document as transfer JSON
-/// (see above), or a thrown `DecodeError`.
+/// The value for `index.js`: transfer JSON text, or (see [`Transfer::run`])
+/// `[value]` built node by node.
+fn hand_over<'e>(
+    env: &'e Env,
+    v: &Value,
+    ctx: &Object<'e>,
+    size_hint: usize,
+) -> Result<Unknown<'e>> {
+    match Transfer::new(size_hint).run(v) {
+        Some(json) => Ok(env.create_string(json)?.to_unknown()),
+        None => {
+            let mut wrapper = env.create_array(1)?;
+            wrapper.set(0, Cx::new(env, ctx)?.to_js(v)?)?;
+            wrapper.into_unknown(env)
+        }
+    }
+}
+
+/// `parse(text, htoo)` for `index.js`: the document as transfer JSON (see
+/// above) or `[value]`, or a thrown `DecodeError`.
 #[napi]
 pub fn parse_transfer<'e>(
     env: &'e Env,
     input: Unknown<'e>,
     htoo: bool,
     ctx: Object<'e>,
-) -> Result<String> {
-    let parsed = match input.get_type()? {
+) -> Result<Unknown<'e>> {
+    let (parsed, len) = match input.get_type()? {
         ValueType::String if !htoo => {
             let s = JsString::from_unknown(input)?.into_utf8()?;
-            jtoo::from_str(s.as_str()?)
+            let s = s.as_str()?;
+            (jtoo::from_str(s), s.len())
         }
         _ => {
             let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
-            if htoo {
+            let parsed = if htoo {
                 htoo::from_slice(&bytes)
             } else {
                 jtoo::from_slice(&bytes)
-            }
+            };
+            (parsed, bytes.len())
         }
     };
     match parsed {
-        Ok(v) => Ok(Transfer::new(4096).run(&v)),
-        Err(e) => decode_error(env, &e, &ctx).map(|_| String::new()),
+        Ok(v) => hand_over(env, &v, &ctx, len),
+        Err(e) => decode_error(env, &e, &ctx),
     }
 }
 
-/// `fromJson(text)` for `index.js`, as transfer JSON.
+/// `fromJson(text)` for `index.js`, as [`parse_transfer`] gives it.
 #[napi]
-pub fn from_json_transfer<'e>(env: &'e Env, input: Unknown<'e>, ctx: Object<'e>) -> Result<String> {
+pub fn from_json_transfer<'e>(
+    env: &'e Env,
+    input: Unknown<'e>,
+    ctx: Object<'e>,
+) -> Result<Unknown<'e>> {
     let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
     match jtoo::json::from_json_slice(&bytes) {
-        Ok(v) => Ok(Transfer::new(bytes.len()).run(&v)),
-        Err(e) => decode_error(env, &e, &ctx).map(|_| String::new()),
+        Ok(v) => hand_over(env, &v, &ctx, bytes.len()),
+        Err(e) => decode_error(env, &e, &ctx),
     }
 }
 

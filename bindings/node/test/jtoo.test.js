@@ -189,3 +189,12 @@ test('parse builds the same values as the per-node path (fromTagged), for tricky
     assert.deepEqual(v, jtoo.fromTagged(jtoo.toTagged(v)), text)
   }
 })
+
+test('a document of mostly special values (built node by node) reads the same', () => {
+  const text = stringify([...Array(3000).keys()].map((i) => new Decimal(`${i}.5`)))
+  const v = parse(text)
+  assert.equal(v.length, 3000)
+  assert.equal(v[2999].text, '2999.5')
+  assert.equal(stringify(v), text)
+  assert.deepEqual(v, jtoo.fromTagged(jtoo.toTagged(v)))
+})
