@@ -141,7 +141,7 @@ CLAUSES = [
     ("d.json-null", "Decision", "JSON `null` has no JTOO form: an object member whose value is null is left out; a null elsewhere is an error."),
     ("d.json-range", "Decision", "An exponent whose expansion exceeds what the decimal type holds is a clear error, never a huge allocation (`1e999999999`)."),
     ("d.jte-payload", "Decision", "A JTE packet travels as JSON (`{` first) or as JTOO, a list of pairs (`[` first); the receiver tells them apart by the first byte."),
-    ("d.jte-fields", "Decision", "Unknown packet fields are ignored; a known field with the wrong type, or a duplicate key, makes the packet invalid."),
+    ("d.jte-fields", "Decision", "Unknown packet fields are ignored; a known field with the wrong type, or a duplicate key, makes the packet invalid; `timeout` is any number >= 0 of milliseconds, a fraction rounded up (`1.5` reads as 2)."),
     ("s.jte-canonical", "Suite reading", "A packet's comparison form: canonical JTOO with the seed's fields in the seed's order (command, rpcid, resid, timeout, cont, error, datatype, data), absent fields, `cont` false and unknown fields left out."),
     # Errata.
     ("E1", "Erratum", "`[t,f]` predates `Y`/`N`."),
@@ -1245,11 +1245,15 @@ jte_valid = [  # (name, ext, payload, canonical packet, clauses)
     ("jtoo-data-any-type", "jtoo", '["command":"c","data":[B4f4b,D2024-03-04,S0,1.5,T10:20]]',
      '["command":"c","data":[B4f4b,D2024-03-04,S0,1.5,T10:20]]', ("d.jte-payload",)),
     ("json-timeout-zero", "json", '{"command":"c","timeout":0}', '["command":"c","timeout":0]', ("d.jte-fields",)),
+    # `timeout` is any JSON number >= 0 of milliseconds, a fraction rounded up.
+    ("json-timeout-fraction", "json", '{"command":"c","timeout":1.5}', '["command":"c","timeout":2]', ("d.jte-fields",)),
+    ("json-timeout-point-zero", "json", '{"command":"c","timeout":1000.0}', '["command":"c","timeout":1_000]', ("d.jte-fields",)),
+    ("json-timeout-exponent", "json", '{"command":"c","timeout":5e3}', '["command":"c","timeout":5_000]', ("d.jte-fields",)),
+    ("jtoo-timeout-decimal", "jtoo", '["command":"c","timeout":1.5]', '["command":"c","timeout":2]', ("d.jte-fields",)),
 ]
 jte_invalid = [  # (name, ext, payload, clauses)
     ("json-timeout-string", "json", '{"command":"c","timeout":"5000"}', ("d.jte-fields",)),
     ("json-timeout-negative", "json", '{"command":"c","timeout":-1}', ("d.jte-fields",)),
-    ("json-timeout-fraction", "json", '{"command":"c","timeout":1.5}', ("d.jte-fields",)),
     ("json-cont-string", "json", '{"resid":"1","cont":"true"}', ("d.jte-fields",)),
     ("json-command-number", "json", '{"command":1}', ("d.jte-fields",)),
     ("json-data-bare-null", "json", '{"command":"c","data":[null]}', ("d.json-null",)),
@@ -1259,7 +1263,6 @@ jte_invalid = [  # (name, ext, payload, clauses)
     ("jtoo-not-a-record", "jtoo", '["command","x"]', ("d.jte-payload",)),
     ("jtoo-non-string-key", "jtoo", '[1:"x"]', ("d.jte-payload",)),
     ("jtoo-duplicate-key", "jtoo", '["command":"a","command":"b"]', ("d.jte-fields", "d.duplicate-keys")),
-    ("jtoo-timeout-decimal", "jtoo", '["command":"c","timeout":1.5]', ("d.jte-fields",)),
     ("jtoo-timeout-negative", "jtoo", '["command":"c","timeout":-1]', ("d.jte-fields",)),
     ("jtoo-cont-string", "jtoo", '["resid":"1","cont":"Y"]', ("d.jte-fields",)),
     ("jtoo-error-bytes", "jtoo", '["resid":"1","error":B45]', ("d.jte-fields",)),
