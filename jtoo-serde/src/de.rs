@@ -1048,9 +1048,11 @@ impl<'de> MapAccess<'de> for SpanAccess<'_, 'de> {
     }
 }
 
-/// `["Name":content]`.
+/// `["Name":content]`, or `["Name"]` (a payload left out, as `None` is).
 struct Variant<'a, 'de> {
     de: &'a mut Deserializer<'de>,
+    /// `false` for `["Name"]`.
+    payload: bool,
 }
 
 impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
@@ -1062,8 +1064,16 @@ impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
         let v = seed
             .deserialize(&mut *self.de)
             .map_err(|e| self.de.fix(e, key_start))?;
-        self.de.colon(key_start)?;
-        Ok((v, self))
+        self.de.skip_ws()?;
+        let payload = match self.de.peek() {
+            Some(b']') => false,
+            Some(b',') if self.de.cur.syntax.is_lenient() => false,
+            _ => {
+                self.de.colon(key_start)?;
+                true
+            }
+        };
+        Ok((v, Variant { payload, ..self }))
     }
 }
 
@@ -1071,15 +1081,27 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<()> {
-        // `["Name":[]]` also reads as a unit variant.
+        // `["Name":[]]` and `["Name"]` also read as a unit variant.
+        if !self.payload {
+            return Ok(());
+        }
         self.de.deserialize_unit(de::IgnoredAny).map(|_| ())
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        if !self.payload {
+            let e = |e| self.de.fix(e, self.de.cur.pos);
+            return seed.deserialize(crate::no_payload::NoPayload).map_err(e);
+        }
         seed.deserialize(&mut *self.de)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        if !self.payload {
+            let e = |e| self.de.fix(e, self.de.cur.pos);
+            return de::Deserializer::deserialize_seq(crate::no_payload::NoPayload, visitor)
+                .map_err(e);
+        }
         self.de.deserialize_seq(visitor)
     }
 
@@ -1088,6 +1110,11 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if !self.payload {
+            let e = |e| self.de.fix(e, self.de.cur.pos);
+            return de::Deserializer::deserialize_map(crate::no_payload::NoPayload, visitor)
+                .map_err(e);
+        }
         self.de.deserialize_map(visitor)
     }
 }
@@ -1350,7 +1377,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                         "expected an enum variant `[\"Name\":value]`, found `[]`",
                     ))
                 } else {
-                    let v = visitor.visit_enum(Variant { de: &mut *self })?;
+                    let v = visitor.visit_enum(Variant {
+                        de: &mut *self,
+                        payload: true,
+                    })?;
                     self.skip_ws()?;
                     if self.cur.syntax.is_lenient() && self.peek() == Some(b',') {
                         self.cur.pos += 1;

@@ -23,6 +23,7 @@ mod document;
 mod error;
 mod keys;
 mod marked;
+mod no_payload;
 mod scalar;
 mod ser;
 mod spanned;

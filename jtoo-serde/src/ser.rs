@@ -442,9 +442,17 @@ impl<'a, W: io::Write, O: Output> ser::Serializer for &'a mut Serializer<W, O> {
         self.enter(1)?;
         self.out.push(b'[');
         encode::write_str(&mut self.out, variant);
+        // A payload that is left out (`None`, `()`) gives `["Name"]`: a
+        // unit variant is a bare string, so the one-item list is free.
+        let colon = self.abs();
         self.out.push(b':');
-        self.none_ok = false;
+        self.none_ok = true;
+        self.was_none = false;
         v.serialize(&mut *self)?;
+        if self.was_none {
+            self.was_none = false;
+            self.truncate_to(colon)?;
+        }
         self.out.push(b']');
         self.leave(1);
         Ok(())

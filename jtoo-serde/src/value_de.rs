@@ -3,6 +3,7 @@
 use crate::de::MarkerMap;
 use crate::error::{Error, Result, Segment};
 use crate::keys::OwnKeys;
+use crate::no_payload::NoPayload;
 use crate::scalar::{self, Found, visit_integer};
 use jtoo::serde::{
     DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
@@ -272,13 +273,20 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
                     let (k, v) = p.into_parts();
                     visitor.visit_enum(EnumValue {
                         key: k,
-                        value: v,
+                        value: Some(v),
                         exact: self.exact,
                         depth: enter(self.depth)?,
                     })
                 }
+                // `["Name"]`: a newtype variant whose payload was left out.
+                Some(Item::Value(k @ Value::String(_))) => visitor.visit_enum(EnumValue {
+                    key: k,
+                    value: None,
+                    exact: self.exact,
+                    depth: enter(self.depth)?,
+                }),
                 _ => Err(de::Error::custom(
-                    "expected an enum variant `[\"Name\":value]`",
+                    "expected an enum variant `[\"Name\":value]` or `[\"Name\"]`",
                 )),
             },
             v => Err(invalid_type(&v, &visitor)),
@@ -482,48 +490,56 @@ impl<'de> MapAccess<'de> for ItemsMap {
 
 struct EnumValue {
     key: Value,
-    value: Value,
+    /// `None` for `["Name"]`.
+    value: Option<Value>,
     exact: bool,
     depth: usize,
 }
 
 impl<'de> de::EnumAccess<'de> for EnumValue {
     type Error = Error;
-    type Variant = ValueDeserializer;
+    type Variant = Payload;
 
-    fn variant_seed<V: DeserializeSeed<'de>>(
-        self,
-        seed: V,
-    ) -> Result<(V::Value, ValueDeserializer)> {
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Payload)> {
         let v = seed.deserialize(ValueDeserializer {
             value: self.key,
             exact: self.exact,
             depth: self.depth,
         })?;
-        Ok((
-            v,
-            ValueDeserializer {
-                value: self.value,
-                exact: self.exact,
-                depth: self.depth,
-            },
-        ))
+        let payload = self.value.map(|value| ValueDeserializer {
+            value,
+            exact: self.exact,
+            depth: self.depth,
+        });
+        Ok((v, Payload(payload)))
     }
 }
 
-impl<'de> de::VariantAccess<'de> for ValueDeserializer {
+/// A variant's content: `None` when it was left out (`["Name"]`).
+struct Payload(Option<ValueDeserializer>);
+
+impl<'de> de::VariantAccess<'de> for Payload {
     type Error = Error;
 
     fn unit_variant(self) -> Result<()> {
-        de::Deserializer::deserialize_unit(self, de::IgnoredAny).map(|_| ())
+        match self.0 {
+            Some(v) => de::Deserializer::deserialize_unit(v, de::IgnoredAny).map(|_| ()),
+            None => Ok(()),
+        }
     }
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(self)
+        match self.0 {
+            Some(v) => seed.deserialize(v),
+            None => seed.deserialize(NoPayload),
+        }
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_seq(self, visitor)
+        match self.0 {
+            Some(v) => de::Deserializer::deserialize_seq(v, visitor),
+            None => de::Deserializer::deserialize_seq(NoPayload, visitor),
+        }
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -531,6 +547,9 @@ impl<'de> de::VariantAccess<'de> for ValueDeserializer {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_map(self, visitor)
+        match self.0 {
+            Some(v) => de::Deserializer::deserialize_map(v, visitor),
+            None => de::Deserializer::deserialize_map(NoPayload, visitor),
+        }
     }
 }

@@ -182,8 +182,12 @@ impl ser::Serializer for ValueSerializer {
         variant: &'static str,
         v: &T,
     ) -> Result<Node> {
-        let v = v.serialize(ValueSerializer)?.into_value()?;
-        Ok(tagged(variant, v))
+        // A payload that is left out (`None`, `()`) gives `["Name"]`, as
+        // in `crate::ser`.
+        match v.serialize(ValueSerializer)? {
+            Node::Absent => Ok(list(vec![Item::Value(Value::String(variant.into()))])),
+            node => Ok(tagged(variant, node.into_value()?)),
+        }
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder> {
         Ok(SeqBuilder {
