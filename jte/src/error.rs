@@ -220,17 +220,29 @@ impl RpcError {
     /// sent, an answer in place of the answer).
     pub const TOOLARGE: &'static str = "TOOLARGE";
 
-    /// An error with a code. A code that is not `[A-Z0-9]+` is left out
-    /// (and kept in the message), so the result always reads back the same.
+    /// An error with a code. The code may be given with or without its `EC`
+    /// prefix, as it reads on the wire (`ECOVERFLOW`) or as the constants
+    /// of this type spell it (`OVERFLOW`): a leading `EC` followed by a
+    /// code is taken as the prefix, as [`RpcError::parse`] reads it (so a
+    /// code that itself starts with `EC` is written with its prefix:
+    /// `ECECHO`). A code that is not `[A-Z0-9]+` is left out (and kept in
+    /// the message), so the result always reads back the same.
     ///
     /// ```
     /// use jte::RpcError;
     /// assert_eq!(RpcError::new("NOTFOUND", "no such file").to_string(), "ECNOTFOUND: no such file");
+    /// assert_eq!(RpcError::new("ECOVERFLOW", "behind").to_string(), "ECOVERFLOW: behind");
+    /// assert_eq!(RpcError::new("ECOVERFLOW", "behind"), RpcError::new(RpcError::OVERFLOW, "behind"));
     /// assert_eq!(RpcError::new("not a code", "oops").to_string(), "not a code: oops");
     /// ```
     pub fn new(code: impl Into<String>, message: impl Into<String>) -> RpcError {
-        let code = code.into();
+        let mut code = code.into();
         let message = message.into();
+        if let Some(bare) = code.strip_prefix("EC")
+            && is_code(bare)
+        {
+            code = bare.to_owned();
+        }
         if is_code(&code) {
             RpcError {
                 code: Some(code),
@@ -264,9 +276,18 @@ impl RpcError {
         }
     }
 
-    /// `true` when the code is `code` (without `EC`).
+    /// `true` when the code is `code`, given with or without its `EC`
+    /// prefix as for [`RpcError::new`].
+    ///
+    /// ```
+    /// let e = jte::RpcError::parse("ECTIMEOUT: too slow");
+    /// assert!(e.is(jte::RpcError::TIMEOUT) && e.is("ECTIMEOUT"));
+    /// ```
     pub fn is(&self, code: &str) -> bool {
-        self.code.as_deref() == Some(code)
+        let bare = code.strip_prefix("EC").filter(|b| is_code(b));
+        self.code
+            .as_deref()
+            .is_some_and(|c| c == code || Some(c) == bare)
     }
 }
 
