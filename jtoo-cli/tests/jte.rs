@@ -79,6 +79,10 @@ fn call_streams_json_errors_and_timeouts() {
     );
     assert_eq!(text(&out.stdout), "1\n\"x\"\n");
     assert_eq!(out.status.code(), Some(0));
+    // Without --stream every answer is printed too, never only the first.
+    let out = jtoo(&["jte", "call", a, "echo:stream", "[1,\"x\",Y]"], b"");
+    assert_eq!(text(&out.stdout), "1\n\"x\"\nY\n");
+    assert_eq!(out.status.code(), Some(0));
     let out = jtoo(&["jte", "call", a, "echo", "[\"a\":1.5]", "--json"], b"");
     assert_eq!(text(&out.stdout), "{\"a\":1.5}\n");
     let out = jtoo(&["jte", "call", a, "fail", "\"ECNOPE: not here\""], b"");
@@ -103,8 +107,12 @@ fn call_streams_json_errors_and_timeouts() {
     );
     assert_eq!(out.status.code(), Some(1));
     let out = jtoo(&["jte", "call", a, "echo", "[oops"], b"");
+    assert!(text(&out.stderr).contains("DATA:1:"), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2));
+    // JSON data gets the hints `check` gives.
+    let out = jtoo(&["jte", "call", a, "echo", "[\"debug\": true]"], b"");
     assert!(
-        text(&out.stderr).starts_with("jtoo: DATA: "),
+        text(&out.stderr).contains("help: booleans are `Y` / `N`"),
         "{}",
         text(&out.stderr)
     );

@@ -62,7 +62,9 @@ pub struct CallArgs {
     command: String,
     /// The request data, e.g. `["color":31]`.
     data: Option<String>,
-    /// Read a stream of responses (`cont`), printing each as it comes.
+    /// Accepted for scripts written for earlier versions: every answer of
+    /// a stream of responses (`cont`) is printed as it comes, with or
+    /// without it.
     #[arg(long)]
     stream: bool,
     /// Seconds to wait for the answer (sent as `timeout`); 0 waits
@@ -155,7 +157,10 @@ async fn call(c: CallArgs) -> u8 {
         None => None,
         Some(Ok(v)) => Some(v),
         Some(Err(e)) => {
-            say!("jtoo: DATA: {e}");
+            // As `check` reports HTOO: the source with a caret, and the
+            // `help:` a JSON habit gets (`true`, `null`, `{`).
+            let source = c.data.as_deref().unwrap_or_default();
+            crate::io::Syntax::new(true).report("DATA", source.as_bytes(), &e);
             return 2;
         }
     };
@@ -175,13 +180,9 @@ async fn call(c: CallArgs) -> u8 {
         .default_timeout(timeout)
         .start(transport)
         .with_timeout(timeout);
-    if !c.stream {
-        return match peer.call::<_, Option<Value>>(&c.command, &data).await {
-            Ok(Some(v)) => print(&v, c.json).err().unwrap_or(0),
-            Ok(None) => 0,
-            Err(e) => failed(&e),
-        };
-    }
+    // Every answer is printed, whether or not `--stream` was given: an
+    // answer is a stream of one item (or none, without data), and a
+    // stream's items are never dropped.
     let mut responses = match peer.call_stream::<_, Value>(&c.command, &data).await {
         Ok(r) => r,
         Err(e) => return failed(&e),
