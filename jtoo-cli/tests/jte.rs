@@ -107,7 +107,11 @@ fn call_streams_json_errors_and_timeouts() {
     );
     assert_eq!(out.status.code(), Some(1));
     let out = jtoo(&["jte", "call", a, "echo", "[oops"], b"");
-    assert!(text(&out.stderr).contains("DATA:1:"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("DATA:1:"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(out.status.code(), Some(2));
     // JSON data gets the hints `check` gives.
     let out = jtoo(&["jte", "call", a, "echo", "[\"debug\": true]"], b"");
