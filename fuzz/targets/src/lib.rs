@@ -1195,7 +1195,8 @@ fn document_edits(mut doc: htoo::Document, script: &[u8]) {
             }
             continue;
         };
-        let steps: Vec<jtoo::PathItem<'_>> = path.iter().map(|&i| jtoo::PathItem::Index(i)).collect();
+        let steps: Vec<jtoo::PathItem<'_>> =
+            path.iter().map(|&i| jtoo::PathItem::Index(i)).collect();
         let (last, parent) = path.split_last().unwrap_or((&0, &[]));
         let parent_steps = &steps[..steps.len() - 1];
         let before = doc.clone();
@@ -1215,11 +1216,13 @@ fn document_edits(mut doc: htoo::Document, script: &[u8]) {
                     items.insert(*last, new);
                 }
             }),
-            3 => doc.push_pair(parent_steps, &Value::from("new"), &new).map(|()| {
-                if let Some(Value::List(items)) = value_at(&mut expected, parent) {
-                    items.push(jtoo::Pair::with_str_key("new", new));
-                }
-            }),
+            3 => doc
+                .push_pair(parent_steps, &Value::from("new"), &new)
+                .map(|()| {
+                    if let Some(Value::List(items)) = value_at(&mut expected, parent) {
+                        items.push(jtoo::Pair::with_str_key("new", new));
+                    }
+                }),
             4 => doc.rename(&steps, &Value::from("renamed")).map(|()| {
                 if let Some(Value::List(items)) = value_at(&mut expected, parent)
                     && let Some(jtoo::ItemMut::Pair(p)) = items.get_mut(*last)
@@ -1257,9 +1260,17 @@ fn document_edits(mut doc: htoo::Document, script: &[u8]) {
             &htoo::Options::new().with_max_depth(doc.max_depth()),
         );
         match again {
-            Ok(again) => assert!(again == doc, "tree differs from a fresh parse:\n{}", doc.as_str()),
+            Ok(again) => assert!(
+                again == doc,
+                "tree differs from a fresh parse:\n{}",
+                doc.as_str()
+            ),
             Err(e) => panic!("an edit made invalid HTOO ({e}):\n{}", doc.as_str()),
         }
-        assert!(doc.value() == expected, "value differs after an edit:\n{}", doc.as_str());
+        assert!(
+            doc.value() == expected,
+            "value differs after an edit:\n{}",
+            doc.as_str()
+        );
     }
 }
