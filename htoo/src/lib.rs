@@ -11,10 +11,10 @@ mod options;
 mod pretty;
 
 pub use diagnostic::{Diagnostic, hint, render_diagnostic};
-pub use document::{format, format_slice};
 pub use document::{
     Comments, Document, EditError, Entries, Entry, Node, Span, Trivia, TriviaIter, TriviaKind,
 };
+pub use document::{format, format_slice};
 pub use jtoo::{Error, ErrorKind, Item, Pair, Value};
 pub use options::{Options, from_reader, from_slice, from_str};
 pub use pretty::{
