@@ -112,7 +112,8 @@ fn wide_and_deep_mixed_values_compare_as_the_derived_impls_did() {
 
 #[test]
 fn debug_output_is_what_the_derived_impls_printed() {
-    // Recorded from the derived `Debug` before `List` got its own.
+    // Recorded from the derived `Debug` before `List` got its own (the
+    // scalars since print their named JTOO spelling: `DateTime(D2023)`).
     let v = jtoo::from_str(r#"[1,"k":[],[["a":B4f,D2023:[2.5]],[]],S1.500,Y,[T10Z:N]]"#).unwrap();
     assert_eq!(format!("{v:?}"), include_str!("data/debug_compact.txt"));
     assert_eq!(format!("{v:#?}"), include_str!("data/debug_pretty.txt"));
