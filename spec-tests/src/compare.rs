@@ -24,28 +24,7 @@ pub const MAX_JSON_DEPTH: usize = 1024;
 /// than [`MAX_JSON_DEPTH`] so that a hostile program's output cannot overflow
 /// the runner's stack.
 pub fn parse_json(bytes: &[u8]) -> Result<Json, String> {
-    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &c in bytes {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    if max > MAX_JSON_DEPTH {
+    if jtoo::json::tagged::json_depth(bytes) > MAX_JSON_DEPTH {
         return Err(format!("JSON nested deeper than {MAX_JSON_DEPTH}"));
     }
     use serde::Deserialize;

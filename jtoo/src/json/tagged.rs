@@ -192,9 +192,16 @@ pub fn from_tagged_slice(json: &[u8]) -> Result<Value, TaggedError> {
     from_tagged(&parsed)
 }
 
-/// The maximum nesting of `[`/`{` outside strings (a cheap pre-scan; the
-/// parser reports malformed input).
-fn json_depth(bytes: &[u8]) -> usize {
+/// The maximum nesting of `[`/`{` outside strings in JSON text: a cheap
+/// pre-scan before a recursive JSON reader runs without its own limit (the
+/// reader reports malformed input).
+///
+/// ```
+/// use jtoo::json::tagged::json_depth;
+/// assert_eq!(json_depth(br#"{"a":[1,[2]],"b":"[[["}"#), 3);
+/// assert_eq!(json_depth(b"1"), 0);
+/// ```
+pub fn json_depth(bytes: &[u8]) -> usize {
     let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
     for &b in bytes {
         if in_string {
