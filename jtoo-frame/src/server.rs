@@ -1149,6 +1149,22 @@ mod tests {
     use tokio::sync::mpsc;
     use tokio_util::codec::Framed;
 
+    /// Writes `byte` once a second, 100 times or until the write fails:
+    /// never idle, never done.
+    fn trickle<W>(mut io: W, byte: &'static [u8]) -> tokio::task::JoinHandle<()>
+    where
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        tokio::spawn(async move {
+            for _ in 0..100 {
+                if io.write_all(byte).await.is_err() {
+                    break;
+                }
+                sleep(Duration::from_secs(1)).await;
+            }
+        })
+    }
+
     /// Connections handed over by the test; `Err` items are accept errors.
     struct Fake(mpsc::UnboundedReceiver<io::Result<DuplexStream>>);
 
@@ -1301,15 +1317,7 @@ mod tests {
         let mut io = s.greeted().await.into_inner();
         let t0 = Instant::now();
         io.write_all(b"000000 0000ff  ").await.unwrap();
-        let drip = tokio::spawn(async move {
-            // One byte a second: never idle, never done.
-            for _ in 0..100 {
-                if io.write_all(b"z").await.is_err() {
-                    break;
-                }
-                sleep(Duration::from_secs(1)).await;
-            }
-        });
+        let drip = trickle(io, b"z");
         match s.outcome().await {
             Err(ConnectionError::FrameTimeout(t)) => assert_eq!(t, Duration::from_secs(5)),
             other => panic!("{other:?}"),
@@ -1669,14 +1677,7 @@ mod tests {
         let mut io = s.open(4096);
         let t0 = Instant::now();
         io.write_all(b"{").await.unwrap();
-        let drip = tokio::spawn(async move {
-            for _ in 0..100 {
-                if io.write_all(b" ").await.is_err() {
-                    break;
-                }
-                sleep(Duration::from_secs(1)).await;
-            }
-        });
+        let drip = trickle(io, b" ");
         let closed = s.event("closed").await;
         assert!(
             closed.ends_with("frame timeout: a started frame did not arrive within 5s"),
@@ -1903,14 +1904,7 @@ mod tests {
         );
         let mut io = s.greeted().await.into_inner();
         io.write_all(b"000000 0000ff  ").await.unwrap();
-        let drip = tokio::spawn(async move {
-            for _ in 0..100 {
-                if io.write_all(b"z").await.is_err() {
-                    break;
-                }
-                sleep(Duration::from_secs(1)).await;
-            }
-        });
+        let drip = trickle(io, b"z");
         let cut = s.event("frame timeout").await;
         assert!(
             cut.contains("closed after 0 frames in, 0 out: frame timeout"),
