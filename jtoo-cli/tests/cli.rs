@@ -6,7 +6,7 @@ use std::process::Output;
 
 mod common;
 
-use common::{jtoo, spawn};
+use common::{jtoo, spawn, temp_file};
 
 /// Runs jtoo with `args` followed by the paths of `files`.
 fn jtoo_on_files(args: &[&str], files: &[&std::path::Path]) -> Output {
@@ -15,13 +15,6 @@ fn jtoo_on_files(args: &[&str], files: &[&std::path::Path]) -> Output {
     jtoo(&all, b"")
 }
 
-fn temp_file(name: &str, content: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jtoo-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
-}
 
 #[test]
 fn fmt_writes_canonical_text_and_a_newline() {

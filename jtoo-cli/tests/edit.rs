@@ -2,11 +2,10 @@
 //! keep every other byte, refusals that leave the file untouched.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
-use common::jtoo;
+use common::{jtoo, temp_file as file};
 
 const CONFIG: &str = "\
 // Service configuration.
@@ -24,13 +23,6 @@ const CONFIG: &str = "\
 ]
 ";
 
-fn file(name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jtoo-edit-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
-}
 
 fn run(args: &[&str]) -> Output {
     jtoo(args, b"")

@@ -3,11 +3,10 @@
 //! drops a comment; `*.htoo` files are read as HTOO without `--htoo`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
-use common::jtoo;
+use common::{jtoo, temp_file as file};
 
 const CONFIG: &str = "\
 // Service configuration.
@@ -30,13 +29,6 @@ const PRETTY: &str = "\
 ]
 ";
 
-fn file(name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jtoo-htoo-files-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
-}
 
 fn run(args: &[&str]) -> Output {
     jtoo(args, b"")

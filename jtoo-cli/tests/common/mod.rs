@@ -1,6 +1,8 @@
 //! Running the `jtoo` binary from the CLI's test crates.
 
 use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::process::{Child, Command, Output, Stdio};
 
 /// Starts jtoo with `args` and all three streams piped.
@@ -37,4 +39,18 @@ pub fn spawn_capped(cap_kib: usize, args: &[&str]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn capped jtoo")
+}
+
+/// Writes `content` to a file called `name` in a new directory of its own
+/// and returns its path. Tests run in parallel, and two of them may use the
+/// same name: each file gets its own directory so that they never meet.
+#[allow(dead_code)] // Not every test crate writes files.
+pub fn temp_file(name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("jtoo-cli-tests-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a test directory");
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write a test file");
+    path
 }
