@@ -2,7 +2,6 @@
 //! in binary (JTOO frame) messages, a JSON text message answered in JSON,
 //! a refused message answered alone, an oversize answer refused to its
 //! caller (`ECTOOLARGE`), and broken framing closing with a Close code.
-#![cfg(feature = "websocket")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use futures::{SinkExt, StreamExt};

@@ -8,8 +8,7 @@ use std::process::Stdio;
 use std::thread;
 
 #[allow(dead_code)] // Only the capped start is used here.
-mod common;
-use common::spawn_capped;
+use crate::common::spawn_capped;
 
 /// 1 GiB of address space: the 256 MiB the commands hold at most, what
 /// they build from it and the binary itself fit; an input read without

@@ -4,9 +4,8 @@
 use std::io::Write;
 use std::process::Output;
 
-mod common;
 
-use common::{jtoo, spawn, temp_file};
+use crate::common::{jtoo, spawn, temp_file};
 
 /// Runs jtoo with `args` followed by the paths of `files`.
 fn jtoo_on_files(args: &[&str], files: &[&std::path::Path]) -> Output {

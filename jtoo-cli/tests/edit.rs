@@ -4,8 +4,7 @@
 
 use std::process::Output;
 
-mod common;
-use common::{jtoo, temp_file as file};
+use crate::common::{jtoo, temp_file as file};
 
 const CONFIG: &str = "\
 // Service configuration.

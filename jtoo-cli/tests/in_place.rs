@@ -8,8 +8,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
-use common::jtoo;
+use crate::common::jtoo;
 
 /// A fresh directory for one test, removed when dropped.
 struct Dir(PathBuf);

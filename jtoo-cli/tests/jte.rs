@@ -5,9 +5,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-mod common;
 
-use common::jtoo;
+use crate::common::jtoo;
 
 /// `jtoo jte serve` on a free loopback port; killed on drop.
 struct Server {

@@ -15,9 +15,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-mod common;
 
-use common::jtoo;
+use crate::common::jtoo;
 
 /// How long a client waits for anything before the test calls it a hang.
 const PATIENCE: Duration = Duration::from_secs(60);

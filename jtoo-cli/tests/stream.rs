@@ -7,8 +7,7 @@ use std::io::{Read, Write};
 use std::process::Command;
 
 #[allow(dead_code)] // Only the capped start is used here.
-mod common;
-use common::spawn_capped;
+use crate::common::spawn_capped;
 use std::thread;
 
 /// One record, as a long document repeats it.

@@ -3,8 +3,7 @@
 //! address space convert.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-use common::jtoo;
+use crate::common::jtoo;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -226,7 +225,7 @@ fn invalid_json_writes_nothing_unless_streamed_from_stdin() {
 /// thread while the output is read.
 fn fed(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
     use std::io::Write;
-    let mut child = common::spawn(args);
+    let mut child = crate::common::spawn(args);
     let mut pipe = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         let _ = pipe.write_all(&stdin);

@@ -3,11 +3,10 @@
 //! same value; an invalid one has exactly the parser's error, message and
 //! position, as its one diagnostic.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Client, doc};
+use crate::common::{Client, doc};
 use serde_json::{Value as Json, json};
 
 fn cases(kind: &str) -> Vec<PathBuf> {

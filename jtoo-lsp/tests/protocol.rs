@@ -1,8 +1,7 @@
 //! Each capability of the server, over JSON-RPC on an in-memory connection.
 
-mod common;
 
-use common::{Client, at, doc, range_json};
+use crate::common::{Client, at, doc, range_json};
 use serde_json::{Value as Json, json};
 
 #[test]

@@ -4,9 +4,8 @@
 //! client would have, checked at the end against the same text opened
 //! whole.
 
-mod common;
 
-use common::{Client, at, doc, range_json};
+use crate::common::{Client, at, doc, range_json};
 use serde_json::{Value as Json, json};
 
 /// xorshift64*: a small seeded generator (no dependency needed).

@@ -2,7 +2,6 @@
 //! slice converter's value, with the same errors at the same positions,
 //! whatever the buffer size and however the source splits its bytes; and
 //! it holds a bounded window, not the input.
-#![cfg(feature = "json")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use jtoo::json::stream::{Reader, write_jtoo};
@@ -12,8 +11,7 @@ use proptest::prelude::*;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::{Trickle, arb_value};
+use crate::common::{Trickle, arb_value};
 
 fn stream(
     bytes: &[u8],

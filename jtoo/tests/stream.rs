@@ -9,8 +9,7 @@ use jtoo::stream::Reader;
 use jtoo::{Error, ErrorKind};
 use proptest::prelude::*;
 
-mod common;
-use common::{Trickle, arb_value};
+use crate::common::{Trickle, arb_value};
 use std::io::Read;
 use std::path::Path;
 

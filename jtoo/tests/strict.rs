@@ -5,8 +5,7 @@
 use jtoo::{ErrorKind, Item, Pair, Value};
 use proptest::prelude::*;
 
-mod common;
-use common::arb_value;
+use crate::common::arb_value;
 
 /// Parses and re-encodes; the canonical text must be the input.
 fn canonical(doc: &str) {

@@ -2,7 +2,6 @@
 //! everything but the known failures), and stand-ins that reject everything,
 //! crash or hang (must be reported as failing, never as passing).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![cfg(unix)]
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
