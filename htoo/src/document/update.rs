@@ -245,7 +245,16 @@ impl Document {
             if pos[j].is_some() {
                 continue;
             }
-            let at = j.checked_sub(1).and_then(|k| pos[k]).map_or(0, |p| p + 1);
+            let mut at = j.checked_sub(1).and_then(|k| pos[k]).map_or(0, |p| p + 1);
+            if !new[j].is_pair() {
+                // Plain items keep the new list's order even where matched
+                // pairs stay in the document's: after the plain item before
+                // it, before the next one already placed.
+                let plain_pos = |k: usize| pos[k].filter(|_| !new[k].is_pair());
+                let lo = (0..j).rev().find_map(plain_pos).map_or(0, |p| p + 1);
+                let hi = (j + 1..new.len()).find_map(plain_pos).unwrap_or(usize::MAX);
+                at = at.max(lo).min(hi);
+            }
             match new[j] {
                 ItemRef::Pair(p) => self.insert_entry(id, lists, at, Some(p.key()), p.value())?,
                 ItemRef::Value(v) => self.insert_entry(id, lists, at, None, v)?,
