@@ -16,6 +16,7 @@ use crate::osc::Encoding;
 use crate::{JteError, Packet, PacketCodec, Policy};
 use bytes::{BufMut, BytesMut};
 use futures::{Sink, Stream};
+use jtoo_frame::server::{ReadBuffer, shrink_emptied};
 use jtoo_frame::{FrameCodec, Greeting, Handshake, HandshakeError};
 use std::pin::Pin;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
@@ -121,18 +122,48 @@ pub(crate) trait DecodeInbound {
 }
 
 /// A packet codec whose decoder yields [`Inbound`] items, so that a
-/// refused packet does not end the stream.
+/// refused packet does not end the stream, and keeps the read buffer to
+/// the [`ReadBuffer`] rules: it grows in exact steps up to the packet
+/// limit, and a buffer grown for a long packet is given back after it.
 struct Lenient<C> {
     codec: C,
     encoding: Encoding,
+    buffer: ReadBuffer,
 }
+
+impl<C> Lenient<C> {
+    fn new(codec: C, encoding: Encoding, limits: Limits) -> Lenient<C> {
+        Lenient {
+            codec,
+            encoding,
+            // A packet with its framing: a frame's header and terminators,
+            // a line's `\r\n`.
+            buffer: ReadBuffer::new(limits.max_packet_len.saturating_add(FRAMING_ROOM)),
+        }
+    }
+}
+
+/// Room for a packet's framing around its bytes (a frame's header and
+/// terminators, a line's end), in the read buffer's limit.
+const FRAMING_ROOM: usize = 64;
 
 impl<C: DecodeInbound> Decoder for Lenient<C> {
     type Item = Inbound;
     type Error = JteError;
 
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Inbound>, JteError> {
-        Ok(self.codec.decode_inbound(buf)?.map(|r| self.inbound(r)))
+        match self.codec.decode_inbound(buf)? {
+            Some(read) => {
+                self.buffer.frame_taken(buf);
+                Ok(Some(self.inbound(read)))
+            }
+            None => {
+                // Before the reader's next read (its own `reserve` would
+                // double the buffer).
+                self.buffer.make_room(buf);
+                Ok(None)
+            }
+        }
     }
 
     fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Inbound>, JteError> {
@@ -227,7 +258,7 @@ impl Transport {
             let (reader, writer) = tokio::io::split(parts.io);
             // What the handshake read past the greeting stays first.
             let buffered = [&parts.read_buf[..], &parts.write_buf[..]];
-            halves(reader, writer, codec, Encoding::Jtoo, buffered)
+            halves(reader, writer, codec, Encoding::Jtoo, buffered, limits)
         })
     }
 
@@ -271,7 +302,7 @@ impl Transport {
         Transport::new(move |limits| {
             let codec = JsonLinesCodec::new(limits.max_packet_len);
             let (reader, writer) = tokio::io::split(io);
-            halves(reader, writer, codec, Encoding::Json, [&[], &[]])
+            halves(reader, writer, codec, Encoding::Json, [&[], &[]], limits)
         })
     }
 
@@ -284,12 +315,9 @@ impl Transport {
     {
         Transport::new(move |limits| {
             let codec = JsonLinesCodec::new(limits.max_packet_len);
-            let lenient = Lenient {
-                codec: codec.clone(),
-                encoding: Encoding::Json,
-            };
+            let lenient = Lenient::new(codec.clone(), Encoding::Json, limits);
             let inbound = FramedRead::new(reader, lenient);
-            let outbound = Outbound(Box::pin(FramedWrite::new(writer, codec)));
+            let outbound = Outbound(FramedWrite::new(Box::pin(writer), codec));
             parts(Box::pin(inbound), Box::pin(outbound), Encoding::Json)
         })
     }
@@ -327,7 +355,7 @@ impl Transport {
             let codec = PacketCodec::with_frame_codec(codec);
             let Duplex { reader, writer } = parts.io;
             let buffered = [&parts.read_buf[..], &parts.write_buf[..]];
-            halves(reader, writer, codec, Encoding::Jtoo, buffered)
+            halves(reader, writer, codec, Encoding::Jtoo, buffered, limits)
         })
     }
 
@@ -369,59 +397,62 @@ fn halves<R, W, C>(
     codec: C,
     encoding: Encoding,
     buffered: [&[u8]; 2],
+    limits: Limits,
 ) -> Parts
 where
     R: AsyncRead + Send + 'static,
     W: AsyncWrite + Send + 'static,
-    C: DecodeInbound + Encoder<Packet, Error = JteError> + Clone + Send + 'static,
+    C: DecodeInbound + Encoder<Packet, Error = JteError> + Clone + Send + Unpin + 'static,
 {
     // The bytes read already come first (in the read buffer they would
     // wait for the next read to be decoded).
     let reader = std::io::Cursor::new(buffered[0].to_vec()).chain(reader);
-    let inbound = FramedRead::new(
-        reader,
-        Lenient {
-            codec: codec.clone(),
-            encoding,
-        },
-    );
-    let mut outbound = FramedWrite::new(writer, codec);
+    let inbound = FramedRead::new(reader, Lenient::new(codec.clone(), encoding, limits));
+    let mut outbound = FramedWrite::new(Box::pin(writer), codec);
     outbound.write_buffer_mut().extend_from_slice(buffered[1]);
-    let outbound = Outbound(Box::pin(outbound));
+    let outbound = Outbound(outbound);
     parts(Box::pin(inbound), Box::pin(outbound), encoding)
 }
 
 /// A sink of packets as a sink of `(packet, encoding)`, the encoding
 /// ignored. Each packet goes to the inner sink in its own `start_send`, so
 /// an error encoding it (too large) is that packet's, never a later one's.
-struct Outbound<S>(Pin<Box<S>>);
+/// A write buffer grown for a long packet is given back once it is
+/// written out ([`shrink_emptied`]).
+struct Outbound<W, C>(FramedWrite<Pin<Box<W>>, C>);
 
-impl<S: Sink<Packet, Error = JteError>> Sink<(Packet, Encoding)> for Outbound<S> {
+impl<W, C> Sink<(Packet, Encoding)> for Outbound<W, C>
+where
+    W: AsyncWrite,
+    C: Encoder<Packet, Error = JteError> + Unpin,
+{
     type Error = JteError;
 
     fn poll_ready(
         mut self: Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Result<(), JteError>> {
-        self.0.as_mut().poll_ready(cx)
+        Pin::new(&mut self.0).poll_ready(cx)
     }
 
     fn start_send(mut self: Pin<&mut Self>, item: (Packet, Encoding)) -> Result<(), JteError> {
-        self.0.as_mut().start_send(item.0)
+        Pin::new(&mut self.0).start_send(item.0)
     }
 
     fn poll_flush(
         mut self: Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Result<(), JteError>> {
-        self.0.as_mut().poll_flush(cx)
+        std::task::ready!(Pin::new(&mut self.0).poll_flush(cx))?;
+        shrink_emptied(self.0.write_buffer_mut());
+        std::task::Poll::Ready(Ok(()))
     }
 
     fn poll_close(
         mut self: Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Result<(), JteError>> {
-        self.0.as_mut().poll_close(cx)
+        Pin::new(&mut self.0).poll_close(cx)
     }
 }
 
@@ -592,5 +623,38 @@ impl Encoder<Packet> for JsonLinesCodec {
         dst.put_slice(&json);
         dst.put_u8(b'\n');
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::SinkExt;
+
+    /// A write buffer grown for a long answer is given back once it is
+    /// written out (before: each connection that once sent a 256 KiB
+    /// answer kept a 256 KiB buffer).
+    #[tokio::test]
+    async fn a_long_packet_s_write_buffer_is_given_back() {
+        let (x, mut y) = tokio::io::duplex(1 << 16);
+        let reading = tokio::spawn(async move {
+            let mut all = Vec::new();
+            y.read_to_end(&mut all).await.map(|_| all.len())
+        });
+        let mut out = Outbound(FramedWrite::new(
+            Box::pin(x),
+            JsonLinesCodec::new(DEFAULT_MAX_PACKET_LEN),
+        ));
+        let long = format!("{{\"resid\":\"1\",\"data\":\"{}\"}}", "w".repeat(300_000));
+        let packet = Packet::from_json_slice(long.as_bytes()).unwrap();
+        out.send((packet, Encoding::Json)).await.unwrap();
+        assert!(out.0.write_buffer().capacity() <= 8 * 1024);
+        // A short one after it: the buffer stays small.
+        out.send((Packet::response("2"), Encoding::Json))
+            .await
+            .unwrap();
+        assert!(out.0.write_buffer().capacity() <= 8 * 1024);
+        out.close().await.unwrap();
+        assert_eq!(reading.await.unwrap().unwrap(), long.len() + 1 + 14);
     }
 }

@@ -3,6 +3,7 @@
 //! own, or a global allocator, stay separate binaries; see Cargo.toml).
 mod backpressure;
 mod hostile_bytes;
+mod memory;
 mod packet_reading;
 mod packets;
 mod peer;

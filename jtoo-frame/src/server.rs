@@ -151,9 +151,11 @@ const REPORT_EVERY: Duration = Duration::from_secs(1);
 type EventHook = Arc<dyn Fn(&Event<'_>) + Send + Sync>;
 
 mod budget;
+mod buffer;
 mod policed;
 
 pub use budget::SHARE_FLOOR;
+pub use buffer::{ReadBuffer, shrink_emptied};
 pub use policed::{Framing, Policed};
 
 /// A TCP server for a JTOO protocol, with caps, a memory budget and
@@ -877,8 +879,8 @@ pub struct Connection<T = TcpStream> {
     io: T,
     codec: FrameCodec,
     read_buf: BytesMut,
-    /// The read buffer grew over [`KEPT_CAPACITY`] for a long frame.
-    grown: bool,
+    /// Whether the read buffer grew for a long frame.
+    buffer: ReadBuffer,
     write_buf: BytesMut,
     eof: bool,
     greeting: Greeting,
@@ -928,7 +930,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
             io: parts.io,
             codec: parts.codec,
             read_buf: parts.read_buf,
-            grown: false,
+            buffer: ReadBuffer::new(usize::MAX),
             write_buf: parts.write_buf,
             eof: false,
             greeting,
@@ -965,12 +967,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
         // otherwise hold 256 MiB the budget no longer counts.
         // (After frames were split off, the buffer's own capacity looks
         // small while it still holds the whole allocation: so remember.)
-        if self.grown && self.read_buf.len() <= KEPT_CAPACITY {
-            let mut small = BytesMut::with_capacity(MIN_READ.max(self.read_buf.len()));
-            small.extend_from_slice(&self.read_buf);
-            self.read_buf = small;
-            self.grown = false;
-        }
+        self.buffer.frame_taken(&mut self.read_buf);
         self.charge.shrink_to(self.read_buf.len());
         loop {
             if let Some(frame) = decode_next(&mut self.codec, &mut self.read_buf, self.eof)? {
@@ -1023,7 +1020,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> Connection<T> {
                 bigger.extend_from_slice(&self.read_buf);
                 self.read_buf = bigger;
             }
-            self.grown |= self.read_buf.capacity() > KEPT_CAPACITY;
+            self.buffer.note(&self.read_buf);
             let mut limited = (&mut self.io).take(step as u64);
             let read = limited.read_buf(&mut self.read_buf);
             // Another connection needing room cuts this one if it holds
@@ -1834,6 +1831,45 @@ mod tests {
             "{cut}"
         );
         drop(hogs);
+    }
+
+    /// The room a policed stream gave its reader stays charged until the
+    /// line is whole: the reader's buffer holds it meanwhile (before, the
+    /// charge fell back to the bytes after each read, and a reader whose
+    /// buffer had doubled held up to twice what the budget counted).
+    #[tokio::test(start_paused = true)]
+    async fn a_policed_stream_is_charged_the_room_it_gave_until_the_line_ends() {
+        let (tx, mut charged) = mpsc::unbounded_channel();
+        let s = start_lines_with(Server::new(Vec::<String>::new()), move |mut io| {
+            let tx = tx.clone();
+            async move {
+                let mut buf = BytesMut::with_capacity(1 << 20);
+                for want in [20_000, 20_001] {
+                    while buf.len() < want {
+                        if io.read_buf(&mut buf).await.map_err(FrameError::Io)? == 0 {
+                            return Ok(());
+                        }
+                    }
+                    let debug = format!("{io:?}");
+                    let n = debug
+                        .split("charged: ")
+                        .nth(1)
+                        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                        .and_then(|n| n.parse::<usize>().ok());
+                    let _ = tx.send(n);
+                }
+                Ok(())
+            }
+        });
+        let mut c = s.open(1 << 20);
+        c.write_all(&[b'x'; 20_000]).await.unwrap();
+        // Reads of 8, 8 and 16 KiB (growing with the bytes that arrived):
+        // 32 KiB charged for 20,000 bytes of an unfinished line.
+        let held = charged.recv().await.unwrap().unwrap();
+        assert!(held > 20_000 && held <= 2 * 20_000 + 8 * 1024, "{held}");
+        // The line ends: only the bytes of the next one stay charged.
+        c.write_all(b"\n").await.unwrap();
+        assert_eq!(charged.recv().await.unwrap(), Some(0));
     }
 
     /// A connection over its share grows only while as much as it would

@@ -167,8 +167,11 @@ pub(crate) struct Timeouts {
 ///   asks for would pile up in the answers); this pause counts towards no
 ///   read timeout;
 /// - **memory budget**: the bytes of its unfinished incoming frame and the
-///   room of the read in progress are charged to the server's budget
-///   before they are read; a read waits for room (cutting connections over
+///   room of each read are charged to the server's budget before they are
+///   read, and the room stays charged until the frame is whole (the
+///   reader's buffer holds it meanwhile; a reader that grows its buffer
+///   as [`ReadBuffer`](super::ReadBuffer) does is charged about its
+///   capacity); a read waits for room (cutting connections over
 ///   their fair share to make it), and fails at its deadline if none
 ///   comes; when another connection needs room and this one holds more
 ///   than its share, its next read fails.
@@ -434,7 +437,13 @@ impl<T: AsyncRead + Unpin> AsyncRead for Policed<T> {
             let started = (this.inbound.open > 0).then(Instant::now);
             this.charge.frame_started(started);
         }
-        this.charge.shrink_to(this.inbound.open);
+        // The reader's buffer keeps the room it was given until the frame
+        // is whole (a buffer grown for a long frame is still allocated
+        // while it fills): so does the charge. Once a frame ends, only the
+        // bytes of the next one stay charged.
+        if ended > 0 || this.inbound.open == 0 {
+            this.charge.shrink_to(this.inbound.open);
+        }
         Poll::Ready(Ok(()))
     }
 }
