@@ -27,6 +27,7 @@ pub mod serde;
 pub mod stream;
 pub mod types;
 mod value;
+pub mod visit;
 mod window;
 
 pub use borrowed::{PathItem, ValueKind, ValueRef, ValueRefItem, ValueRefIter, get};

@@ -8,9 +8,11 @@
 #![forbid(unsafe_code)]
 
 use bytes::BytesMut;
+use jtoo::parse::Syntax;
+use jtoo::visit::{Scalar, VisitError, Visitor};
 use jtoo::{
-    Date, DateTime as JDateTime, Decimal, Integer, Item, List, Offset, Pair as JPair, Str, Time,
-    TimePrecision, Timestamp as JTimestamp, TimestampPrecision, Value,
+    Date, DateTime as JDateTime, Decimal, Integer, Offset, Pair as JPair, Time, TimePrecision,
+    Timestamp as JTimestamp, TimestampPrecision, Value,
 };
 use jtoo_frame::{Frame as JFrame, FrameCodec, Greeting};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -20,7 +22,6 @@ use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMemoryView, PyString, PyTuple,
     PyType,
 };
-use std::collections::HashMap;
 use tokio_util::codec::Decoder;
 
 /// How deeply `dumps` follows nested Python lists and dicts (the parser's
@@ -160,92 +161,279 @@ fn decode_error(py: Python<'_>, e: &jtoo::Error, doc: &Bound<'_, PyAny>, src: &I
 }
 
 // ---------------------------------------------------------------------------
-// Value -> Python
-
-fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
-    ToPy {
-        py,
-        keys: HashMap::new(),
-    }
-    .value(v)
-}
-
-/// Converts one value; record keys are made once per distinct key (as
-/// `json.loads` memoizes them).
-struct ToPy<'py, 'v> {
-    py: Python<'py>,
-    keys: HashMap<&'v str, Bound<'py, PyString>>,
-}
+// JTOO -> Python
 
 /// Keys longer than this are not memoized.
 const MAX_CACHED_KEY: usize = 64;
+/// Slots of the key cache (a power of two).
+const KEY_SLOTS: usize = 1024;
 
-impl<'py, 'v> ToPy<'py, 'v> {
-    fn value(&mut self, v: &'v Value) -> PyResult<Bound<'py, PyAny>> {
+/// Record keys already made, kept across calls (as orjson keeps its key
+/// cache): a key is made once, then shared. A slot holds one key; a
+/// colliding key replaces it.
+static KEYS: std::sync::Mutex<KeySlots> = std::sync::Mutex::new(Vec::new());
+
+/// The key cache's slots: a key's text and its `str`.
+type KeySlots = Vec<Option<(Box<str>, Py<PyString>)>>;
+
+/// FNV-1a of a key's bytes: the key cache's slot.
+#[inline]
+fn key_slot(k: &str) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in k.as_bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    (h as usize) & (KEY_SLOTS - 1)
+}
+
+/// Builds Python objects: from a document while it is parsed
+/// (`jtoo::visit`, no `jtoo::Value` in between), or from a `jtoo::Value`
+/// (frames, greetings, packets, JSON). One conversion of each kind.
+struct ToPy<'py> {
+    py: Python<'py>,
+    /// The items of the open lists, in order; a pair is its key then its
+    /// value (see [`OpenList`]).
+    stack: Vec<Bound<'py, PyAny>>,
+    /// For the open lists, the stack index of each pair's key.
+    pair_keys: Vec<usize>,
+    /// Decimal text, reused.
+    text: Vec<u8>,
+    /// The key cache, taken for this call (`None`: another thread has it).
+    keys: Option<std::sync::MutexGuard<'static, KeySlots>>,
+}
+
+/// A list being built: where its items start on the stack and in
+/// `pair_keys`, and whether every pair so far has a string key.
+struct OpenList {
+    base: usize,
+    pairs_base: usize,
+    str_keys: bool,
+}
+
+impl<'py> ToPy<'py> {
+    fn new(py: Python<'py>) -> ToPy<'py> {
+        let keys = KEYS.try_lock().ok().map(|mut k| {
+            if k.is_empty() {
+                k.resize_with(KEY_SLOTS, || None);
+            }
+            k
+        });
+        ToPy {
+            py,
+            stack: Vec::new(),
+            pair_keys: Vec::new(),
+            text: Vec::new(),
+            keys,
+        }
+    }
+
+    fn string(&self, s: &str) -> Bound<'py, PyAny> {
+        PyString::new(self.py, s).into_any()
+    }
+
+    fn key_string(&mut self, k: &str) -> Bound<'py, PyAny> {
         let py = self.py;
-        Ok(match v {
-            Value::String(s) => PyString::new(py, s).into_any(),
-            Value::Bytes(b) => PyBytes::new(py, b).into_any(),
-            Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-            Value::Integer(i) => integer_to_py(py, i)?,
-            Value::Decimal(d) => decimal_type(py)?.call1((d.to_plain_string(),))?,
-            Value::DateTime(d) => datetime_to_py(py, d)?,
-            Value::Timestamp(t) => Bound::new(py, Timestamp(*t))?.into_any(),
-            Value::List(list) => self.list(list)?,
+        let Some(keys) = self.keys.as_mut().filter(|_| k.len() <= MAX_CACHED_KEY) else {
+            return PyString::new(py, k).into_any();
+        };
+        let slot = &mut keys[key_slot(k)];
+        if let Some((text, obj)) = slot
+            && **text == *k
+        {
+            return obj.bind(py).clone().into_any();
+        }
+        let obj = PyString::new(py, k);
+        *slot = Some((k.into(), obj.clone().unbind()));
+        obj.into_any()
+    }
+
+    fn decimal(&mut self, d: &Decimal) -> PyResult<Bound<'py, PyAny>> {
+        // Decimal(str) on the plain text (jtoo's spelling, `_` removed).
+        self.text.clear();
+        jtoo::encode::write_decimal(&mut self.text, d);
+        self.text.retain(|&b| b != b'_');
+        let text = std::str::from_utf8(&self.text).unwrap_or_default();
+        decimal_type(self.py)?.call1((text,))
+    }
+
+    fn make_scalar(&mut self, s: Scalar<'_>) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match s {
+            Scalar::String(s) => self.string(&s),
+            Scalar::Integer(i) => integer_to_py(py, &i)?,
+            Scalar::Decimal(d) => self.decimal(&d)?,
+            Scalar::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
+            Scalar::Bytes(b) => PyBytes::new(py, &b).into_any(),
+            Scalar::DateTime(d) => datetime_to_py(py, &d)?,
+            Scalar::Timestamp(t) => Bound::new(py, Timestamp(t))?.into_any(),
         })
     }
 
-    fn key(&mut self, k: &'v str) -> Bound<'py, PyString> {
-        if k.len() > MAX_CACHED_KEY {
-            return PyString::new(self.py, k);
+    fn make_key(&mut self, s: Scalar<'_>) -> PyResult<Bound<'py, PyAny>> {
+        match s {
+            Scalar::String(k) => Ok(self.key_string(&k)),
+            s => self.make_scalar(s),
         }
-        let py = self.py;
-        self.keys
-            .entry(k)
-            .or_insert_with(|| PyString::new(py, k))
-            .clone()
     }
 
-    fn list(&mut self, list: &'v List) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        if let Some(values) = list.values() {
-            let items = values
-                .iter()
-                .map(|v| self.value(v))
-                .collect::<PyResult<Vec<_>>>()?;
-            return Ok(PyList::new(py, items)?.into_any());
+    fn open_list(&self) -> OpenList {
+        OpenList {
+            base: self.stack.len(),
+            pairs_base: self.pair_keys.len(),
+            str_keys: true,
         }
-        if let Some(pairs) = list.pairs() {
-            // A record: a dict, when every key is a string and no key repeats.
-            if pairs.iter().all(|p| matches!(p.key(), Value::String(_))) {
-                let dict = PyDict::new(py);
-                for p in pairs {
-                    let Value::String(k) = p.key() else { break };
-                    let key = self.key(k);
-                    dict.set_item(key, self.value(p.value())?)?;
+    }
+
+    fn push_item(&mut self, value: Bound<'py, PyAny>) {
+        self.stack.push(value);
+    }
+
+    fn push_pair(&mut self, list: &mut OpenList, key: Bound<'py, PyAny>, value: Bound<'py, PyAny>) {
+        list.str_keys &= key.is_exact_instance_of::<PyString>();
+        self.pair_keys.push(self.stack.len());
+        self.stack.push(key);
+        self.stack.push(value);
+    }
+
+    /// The list's object: a `list` of plain items; a `dict` when every
+    /// item is a pair with a distinct string key; else a `list` whose pair
+    /// items are `jtoo.Pair`s.
+    fn close_list(&mut self, list: OpenList) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let items = self.stack.len() - list.base;
+        let pairs = self.pair_keys.len() - list.pairs_base;
+        let made = if pairs == 0 {
+            PyList::new(py, self.stack.drain(list.base..))?.into_any()
+        } else if 2 * pairs == items && list.str_keys {
+            let dict = PyDict::new(py);
+            let mut rest = self.stack[list.base..].iter();
+            while let (Some(k), Some(v)) = (rest.next(), rest.next()) {
+                dict.set_item(k, v)?;
+            }
+            if dict.len() == pairs {
+                self.stack.truncate(list.base);
+                dict.into_any()
+            } else {
+                self.pair_list(&list)?
+            }
+        } else {
+            self.pair_list(&list)?
+        };
+        self.pair_keys.truncate(list.pairs_base);
+        Ok(made)
+    }
+
+    /// The list's items with its pairs as `jtoo.Pair`s.
+    fn pair_list(&mut self, list: &OpenList) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let mut marks = self.pair_keys[list.pairs_base..].iter().peekable();
+        let mut out = Vec::new();
+        let mut items = self.stack.drain(list.base..).enumerate();
+        while let Some((i, x)) = items.next() {
+            if marks.peek() == Some(&&(list.base + i)) {
+                marks.next();
+                let Some((_, value)) = items.next() else {
+                    break;
+                };
+                out.push(
+                    Bound::new(
+                        py,
+                        Pair {
+                            key: x.unbind(),
+                            value: value.unbind(),
+                        },
+                    )?
+                    .into_any(),
+                );
+            } else {
+                out.push(x);
+            }
+        }
+        Ok(PyList::new(py, out)?.into_any())
+    }
+
+    /// A `jtoo::Value` (frames, greetings, packets, JSON text): the same
+    /// conversions as a document's.
+    fn value(&mut self, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+        let Value::List(l) = v else {
+            return self.make_scalar(value_scalar(v));
+        };
+        let mut list = self.open_list();
+        for item in l.iter() {
+            match item.as_pair() {
+                Some(p) => {
+                    let key = match p.key() {
+                        Value::List(_) => self.value(p.key())?,
+                        k => self.make_key(value_scalar(k))?,
+                    };
+                    let value = self.value(p.value())?;
+                    self.push_pair(&mut list, key, value);
                 }
-                if dict.len() == pairs.len() {
-                    return Ok(dict.into_any());
+                None => {
+                    let value = self.value(item.value())?;
+                    self.push_item(value);
                 }
             }
         }
-        // A list with a pair that cannot be a dict entry: Pair objects in a list.
-        let mut items = Vec::with_capacity(list.len());
-        for item in list.iter() {
-            items.push(match item.as_pair() {
-                Some(p) => Bound::new(
-                    py,
-                    Pair {
-                        key: self.value(p.key())?.unbind(),
-                        value: self.value(p.value())?.unbind(),
-                    },
-                )?
-                .into_any(),
-                None => self.value(item.value())?,
-            });
-        }
-        Ok(PyList::new(py, items)?.into_any())
+        self.close_list(list)
     }
+}
+
+/// A scalar `Value` as the visitor's [`Scalar`] (a list: an empty string,
+/// never asked for).
+fn value_scalar(v: &Value) -> Scalar<'_> {
+    match v {
+        Value::String(s) => Scalar::String(std::borrow::Cow::Borrowed(s)),
+        Value::Bytes(b) => Scalar::Bytes(b.clone()),
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Integer(i) => Scalar::Integer(*i),
+        Value::Decimal(d) => Scalar::Decimal(*d),
+        Value::DateTime(d) => Scalar::DateTime(*d),
+        Value::Timestamp(t) => Scalar::Timestamp(*t),
+        Value::List(_) => Scalar::String(std::borrow::Cow::Borrowed("")),
+    }
+}
+
+impl<'a, 'py> Visitor<'a> for ToPy<'py> {
+    type Value = Bound<'py, PyAny>;
+    type List = OpenList;
+    type Error = PyErr;
+
+    #[inline]
+    fn scalar(&mut self, s: Scalar<'a>) -> PyResult<Bound<'py, PyAny>> {
+        self.make_scalar(s)
+    }
+    #[inline]
+    fn key(&mut self, s: Scalar<'a>) -> PyResult<Bound<'py, PyAny>> {
+        self.make_key(s)
+    }
+    #[inline]
+    fn begin_list(&mut self) -> PyResult<OpenList> {
+        Ok(self.open_list())
+    }
+    #[inline]
+    fn item(&mut self, _: &mut OpenList, value: Bound<'py, PyAny>) -> PyResult<()> {
+        self.push_item(value);
+        Ok(())
+    }
+    #[inline]
+    fn pair(
+        &mut self,
+        list: &mut OpenList,
+        key: Bound<'py, PyAny>,
+        value: Bound<'py, PyAny>,
+    ) -> PyResult<()> {
+        self.push_pair(list, key, value);
+        Ok(())
+    }
+    #[inline]
+    fn end_list(&mut self, list: OpenList) -> PyResult<Bound<'py, PyAny>> {
+        self.close_list(list)
+    }
+}
+
+fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    ToPy::new(py).value(v)
 }
 
 fn integer_to_py<'py>(py: Python<'py>, i: &Integer) -> PyResult<Bound<'py, PyAny>> {
@@ -306,12 +494,16 @@ fn datetime_to_py<'py>(py: Python<'py>, d: &JDateTime) -> PyResult<Bound<'py, Py
 }
 
 // ---------------------------------------------------------------------------
-// Python -> Value
+// Python -> JTOO
 
-/// Converts `obj` to a JTOO value; `default` as in `json.dumps`.
-struct ToValue<'a, 'py> {
+/// Writes `obj`'s canonical JTOO text straight into one buffer with jtoo's
+/// writers (`jtoo::encode::write_*`: one spelling per rule), with no
+/// `jtoo::Value` in between; `default` as in `json.dumps`.
+struct Writer<'a, 'py> {
     py: Python<'py>,
     default: Option<&'a Bound<'py, PyAny>>,
+    out: Vec<u8>,
+    keys: Spelled<'py>,
 }
 
 fn too_deep() -> PyErr {
@@ -320,77 +512,136 @@ fn too_deep() -> PyErr {
     ))
 }
 
-impl<'py> ToValue<'_, 'py> {
-    fn value(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Value> {
+/// The UTF-8 text of a `str` (`bytes` from `str.encode`, without the copy
+/// into a Rust `String` that `to_cow` makes under the Python 3.9 ABI;
+/// checked again by simdutf8, as safe Rust must).
+fn write_pystr(out: &mut Vec<u8>, s: &Bound<'_, PyString>) -> PyResult<()> {
+    let utf8 = s.encode_utf8()?;
+    let text = simdutf8::basic::from_utf8(utf8.as_bytes())
+        .map_err(|_| PyValueError::new_err("a str that is not UTF-8"))?;
+    jtoo::encode::write_str(out, text);
+    Ok(())
+}
+
+/// Slots of `dumps`' key cache (a power of two).
+const SPELLED_SLOTS: usize = 256;
+/// The most bytes of key spellings one `dumps` call keeps.
+const SPELLED_BYTES: usize = 1 << 16;
+
+/// The JTOO spellings of the dict keys written so far in one `dumps` call,
+/// by object: a `str` key object (keys are usually shared objects) is
+/// encoded once. Each entry holds its object, so that the object cannot be
+/// freed and its address reused while the entry lives.
+struct Spelled<'py> {
+    slots: Vec<Option<(usize, Bound<'py, PyString>, std::ops::Range<usize>)>>,
+    text: Vec<u8>,
+}
+
+impl<'py> Spelled<'py> {
+    fn new() -> Spelled<'py> {
+        Spelled {
+            slots: Vec::new(),
+            text: Vec::new(),
+        }
+    }
+
+    /// Writes the key `k` to `out`, from the cache when `k` was met before.
+    fn write(&mut self, out: &mut Vec<u8>, k: &Bound<'py, PyString>) -> PyResult<()> {
+        let addr = k.as_ptr() as usize;
+        if self.slots.is_empty() {
+            self.slots.resize_with(SPELLED_SLOTS, || None);
+        }
+        let slot = &mut self.slots[(addr >> 4) & (SPELLED_SLOTS - 1)];
+        if let Some((a, _, range)) = slot
+            && *a == addr
+        {
+            out.extend_from_slice(&self.text[range.clone()]);
+            return Ok(());
+        }
+        let start = out.len();
+        write_pystr(out, k)?;
+        if self.text.len() < SPELLED_BYTES {
+            let at = self.text.len();
+            self.text.extend_from_slice(&out[start..]);
+            *slot = Some((addr, k.clone(), at..self.text.len()));
+        }
+        Ok(())
+    }
+}
+
+impl<'py> Writer<'_, 'py> {
+    fn value(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<()> {
         let py = self.py;
+        // The common exact types first (one pointer comparison each).
         if let Ok(s) = obj.cast_exact::<PyString>() {
-            return Ok(Value::String(Str::from(&*s.to_cow()?)));
+            return write_pystr(&mut self.out, s);
+        }
+        if let Ok(d) = obj.cast_exact::<PyDict>() {
+            return self.dict(d, depth);
+        }
+        if let Ok(l) = obj.cast_exact::<PyList>() {
+            return self.list(l.iter(), depth);
+        }
+        if let Ok(i) = obj.cast_exact::<PyInt>() {
+            return self.int(i);
+        }
+        if let Ok(b) = obj.cast::<PyBool>() {
+            jtoo::encode::write_bool(&mut self.out, b.is_true());
+            return Ok(());
+        }
+        if let Ok(f) = obj.cast::<PyFloat>() {
+            return jtoo::encode::write_f64(&mut self.out, f.value()).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "Out of range float values are not JTOO compliant: {}",
+                    f.value()
+                ))
+            });
+        }
+        if let Ok(s) = obj.cast::<PyString>() {
+            return write_pystr(&mut self.out, s);
         }
         if let Ok(d) = obj.cast::<PyDict>() {
             return self.dict(d, depth);
         }
         if let Ok(l) = obj.cast::<PyList>() {
-            if depth >= MAX_DEPTH {
-                return Err(too_deep());
-            }
-            let mut items = Vec::with_capacity(l.len());
-            for x in l.iter() {
-                items.push(self.item(&x, depth + 1)?);
-            }
-            return Ok(Value::List(List::from(items)));
-        }
-        if let Ok(b) = obj.cast::<PyBool>() {
-            return Ok(Value::Bool(b.is_true()));
+            return self.list(l.iter(), depth);
         }
         if let Ok(i) = obj.cast::<PyInt>() {
-            return int_to_value(i);
-        }
-        if let Ok(f) = obj.cast::<PyFloat>() {
-            return Decimal::from_f64(f.value())
-                .map(Value::Decimal)
-                .map_err(|_| {
-                    PyValueError::new_err(format!(
-                        "Out of range float values are not JTOO compliant: {}",
-                        f.value()
-                    ))
-                });
-        }
-        if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(Value::String(Str::from(&*s.to_cow()?)));
+            return self.int(i);
         }
         if obj.is_instance(decimal_type(py)?)? {
-            return decimal_to_value(obj);
+            jtoo::encode::write_decimal(&mut self.out, &py_decimal(obj)?);
+            return Ok(());
         }
         if let Ok(b) = obj.cast::<PyBytes>() {
-            return Ok(Value::Bytes(b.as_bytes().to_vec()));
+            jtoo::encode::write_bytes(&mut self.out, b.as_bytes());
+            return Ok(());
         }
         if let Ok(b) = obj.cast::<PyByteArray>() {
-            return Ok(Value::Bytes(b.to_vec()));
+            jtoo::encode::write_bytes(&mut self.out, &b.to_vec());
+            return Ok(());
         }
         if let Ok(t) = obj.cast::<PyTuple>() {
-            if depth >= MAX_DEPTH {
-                return Err(too_deep());
-            }
-            let mut items = Vec::with_capacity(t.len());
-            for x in t.iter() {
-                items.push(self.item(&x, depth + 1)?);
-            }
-            return Ok(Value::List(List::from(items)));
+            return self.list(t.iter(), depth);
         }
         if let Ok(d) = obj.cast::<DateTime>() {
-            return Ok(Value::DateTime(d.get().0));
+            jtoo::encode::write_datetime(&mut self.out, &d.get().0);
+            return Ok(());
         }
         if let Ok(t) = obj.cast::<Timestamp>() {
-            return Ok(Value::Timestamp(t.get().0));
+            jtoo::encode::write_timestamp(&mut self.out, &t.get().0);
+            return Ok(());
         }
-        if obj.is_instance(datetime_type(py)?)? {
-            return native_datetime_to_value(obj, true, true);
-        }
-        if obj.is_instance(date_type(py)?)? {
-            return native_datetime_to_value(obj, true, false);
-        }
-        if obj.is_instance(time_type(py)?)? {
-            return native_datetime_to_value(obj, false, true);
+        for (ty, date, time) in [
+            (datetime_type(py)?, true, true),
+            (date_type(py)?, true, false),
+            (time_type(py)?, false, true),
+        ] {
+            if obj.is_instance(ty)? {
+                let d = native_datetime(obj, date, time)?;
+                jtoo::encode::write_datetime(&mut self.out, &d);
+                return Ok(());
+            }
         }
         if obj.is_none() {
             return Err(PyTypeError::new_err(
@@ -415,51 +666,105 @@ impl<'py> ToValue<'_, 'py> {
         )))
     }
 
-    fn item(&self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Item> {
-        if let Ok(p) = obj.cast::<Pair>() {
-            let p = p.get();
-            let key = self.value(p.key.bind(self.py), depth)?;
-            let value = self.value(p.value.bind(self.py), depth)?;
-            return JPair::new(key, value)
-                .map(Item::Pair)
-                .map_err(|e| PyValueError::new_err(e.to_string()));
+    fn int(&mut self, i: &Bound<'py, PyInt>) -> PyResult<()> {
+        if let Ok(small) = i.extract::<i64>() {
+            jtoo::encode::write_i64(&mut self.out, small);
+            return Ok(());
         }
-        self.value(obj, depth).map(Item::Value)
+        jtoo::encode::write_integer(&mut self.out, &py_integer(i)?);
+        Ok(())
     }
 
-    fn dict(&self, d: &Bound<'py, PyDict>, depth: usize) -> PyResult<Value> {
+    /// A list or tuple: its items, `jtoo.Pair`s written as pairs.
+    fn list(
+        &mut self,
+        items: impl Iterator<Item = Bound<'py, PyAny>>,
+        depth: usize,
+    ) -> PyResult<()> {
         if depth >= MAX_DEPTH {
             return Err(too_deep());
         }
-        let mut pairs = Vec::with_capacity(d.len());
-        for (k, v) in d.iter() {
-            let value = self.value(&v, depth + 1)?;
-            let pair = if let Ok(s) = k.cast_exact::<PyString>() {
-                JPair::with_str_key(Str::from(&*s.to_cow()?), value)
+        self.out.push(b'[');
+        for (n, x) in items.enumerate() {
+            if n > 0 {
+                self.out.push(b',');
+            }
+            if let Ok(p) = x.cast::<Pair>() {
+                let p = p.get();
+                self.key(p.key.bind(self.py), depth + 1)?;
+                self.out.push(b':');
+                self.value(p.value.bind(self.py), depth + 1)?;
             } else {
-                let key = self.value(&k, depth + 1)?;
-                JPair::new(key, value).map_err(|e| PyValueError::new_err(e.to_string()))?
-            };
-            pairs.push(pair);
+                self.value(&x, depth + 1)?;
+            }
         }
-        Ok(Value::List(List::from_pairs(pairs)))
+        self.out.push(b']');
+        Ok(())
     }
+
+    /// A pair's key: any value but one that has no unambiguous spelling
+    /// before `:` (jtoo's rule, `DateTime::is_ambiguous_key`).
+    fn key(&mut self, key: &Bound<'py, PyAny>, depth: usize) -> PyResult<()> {
+        if let Ok(s) = key.cast_exact::<PyString>() {
+            return self.keys.write(&mut self.out, s);
+        }
+        if let Ok(d) = key.cast::<DateTime>()
+            && let Err(e) = JPair::new(Value::DateTime(d.get().0), Value::Bool(true))
+        {
+            return Err(PyValueError::new_err(e.to_string()));
+        }
+        self.value(key, depth)
+    }
+
+    fn dict(&mut self, d: &Bound<'py, PyDict>, depth: usize) -> PyResult<()> {
+        if depth >= MAX_DEPTH {
+            return Err(too_deep());
+        }
+        self.out.push(b'[');
+        for (n, (k, v)) in d.iter().enumerate() {
+            if n > 0 {
+                self.out.push(b',');
+            }
+            self.key(&k, depth + 1)?;
+            self.out.push(b':');
+            self.value(&v, depth + 1)?;
+        }
+        self.out.push(b']');
+        Ok(())
+    }
+}
+
+/// The canonical JTOO bytes of `obj`.
+fn write_jtoo(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
+    let mut w = Writer {
+        py: obj.py(),
+        default,
+        out: Vec::new(),
+        keys: Spelled::new(),
+    };
+    w.value(obj, 0)?;
+    Ok(w.out)
+}
+
+/// `obj` as a `jtoo::Value` (for pretty, JSON, frames, greetings, packets):
+/// its canonical bytes read back, so that there is one conversion.
+fn to_value(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
+    let bytes = write_jtoo(obj, default)?;
+    jtoo::from_slice(&bytes).map_err(range_err)
 }
 
 fn out_of_range_int() -> PyErr {
     PyValueError::new_err("integer out of JTOO's range -(2**128-1) to 2**128-1")
 }
 
-fn int_to_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
-    if let Ok(small) = i.extract::<i64>() {
-        return Ok(Value::Integer(Integer::from(small)));
-    }
+/// An `int` beyond `i64`, within JTOO's range.
+fn py_integer(i: &Bound<'_, PyInt>) -> PyResult<Integer> {
     if let Ok(big) = i.extract::<u128>() {
-        return Ok(Value::Integer(Integer::from(big)));
+        return Ok(Integer::from(big));
     }
     let magnitude = i.neg()?;
     match magnitude.extract::<u128>() {
-        Ok(m) => Ok(Value::Integer(Integer::new(true, m))),
+        Ok(m) => Ok(Integer::new(true, m)),
         Err(_) => Err(out_of_range_int()),
     }
 }
@@ -467,12 +772,22 @@ fn int_to_value(i: &Bound<'_, PyInt>) -> PyResult<Value> {
 /// A `decimal.Decimal`: its `str()` is a JSON number (or `NaN`/`Infinity`,
 /// which JTOO cannot hold), read exactly by jtoo's one JSON-number reader;
 /// a whole number (`Decimal("5")`) stays a decimal (`5.0`).
-fn decimal_to_value(d: &Bound<'_, PyAny>) -> PyResult<Value> {
-    let text = d.str()?;
-    let text = text.to_cow()?;
-    match jtoo::json::from_json_str(&text) {
-        Ok(Value::Decimal(x)) => Ok(Value::Decimal(x)),
-        Ok(Value::Integer(i)) => Ok(Value::Decimal(Decimal::from(i))),
+fn py_decimal(d: &Bound<'_, PyAny>) -> PyResult<Decimal> {
+    let text = d.str()?.encode_utf8()?;
+    let text = simdutf8::basic::from_utf8(text.as_bytes())
+        .map_err(|_| PyValueError::new_err("a Decimal whose str() is not UTF-8"))?;
+    // Most `str(Decimal)`s are plain numbers (`-65.613616999999977`,
+    // `1.50`): HTOO's number production reads them whole; exponents,
+    // `-0`, `NaN` and the like go through the JSON reader.
+    if let Ok(([], n)) = jtoo::parse::number::number(text.as_bytes(), Syntax::Lenient) {
+        return Ok(match n {
+            jtoo::parse::Number::Decimal(x) => x,
+            jtoo::parse::Number::Integer(i) => Decimal::from(i),
+        });
+    }
+    match jtoo::json::from_json_str(text) {
+        Ok(Value::Decimal(x)) => Ok(x),
+        Ok(Value::Integer(i)) => Ok(Decimal::from(i)),
         Ok(_) => Err(PyValueError::new_err(format!(
             "Decimal {text} is not JTOO compliant (JTOO decimals are finite)"
         ))),
@@ -489,11 +804,7 @@ fn range_err(e: jtoo::Error) -> PyErr {
 
 /// A `datetime.date`, `datetime.time` or `datetime.datetime` (its fields;
 /// `tzinfo` becomes the offset, which must be whole minutes).
-fn native_datetime_to_value(
-    obj: &Bound<'_, PyAny>,
-    has_date: bool,
-    has_time: bool,
-) -> PyResult<Value> {
+fn native_datetime(obj: &Bound<'_, PyAny>, has_date: bool, has_time: bool) -> PyResult<JDateTime> {
     let date = if has_date {
         let (y, m, d): (u16, u8, u8) = (
             obj.getattr("year")?.extract()?,
@@ -540,17 +851,7 @@ fn native_datetime_to_value(
     } else {
         (None, None)
     };
-    JDateTime::new(date, time, offset)
-        .map(Value::DateTime)
-        .map_err(range_err)
-}
-
-fn to_value(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<Value> {
-    ToValue {
-        py: obj.py(),
-        default,
-    }
-    .value(obj, 0)
+    JDateTime::new(date, time, offset).map_err(range_err)
 }
 
 // ---------------------------------------------------------------------------
@@ -878,6 +1179,14 @@ impl FrameDecoder {
 // ---------------------------------------------------------------------------
 // Functions
 
+fn syntax(htoo: bool) -> Syntax {
+    if htoo {
+        Syntax::Lenient
+    } else {
+        Syntax::Strict
+    }
+}
+
 fn loads_value(py: Python<'_>, s: &Bound<'_, PyAny>, htoo: bool) -> PyResult<Value> {
     let src = input(s, "the JTOO document")?;
     let parsed = if htoo {
@@ -892,16 +1201,31 @@ fn loads_value(py: Python<'_>, s: &Bound<'_, PyAny>, htoo: bool) -> PyResult<Val
 #[pyfunction]
 #[pyo3(signature = (s, *, htoo = false))]
 fn loads<'py>(py: Python<'py>, s: &Bound<'py, PyAny>, htoo: bool) -> PyResult<Bound<'py, PyAny>> {
-    let value = loads_value(py, s, htoo)?;
-    to_py(py, &value)
+    // Python objects made while parsing (jtoo::visit): no jtoo::Value.
+    let src = input(s, "the JTOO document")?;
+    let mut to_py = ToPy::new(py);
+    let depth = jtoo::Options::DEFAULT_MAX_DEPTH;
+    let made = match &src {
+        Input::Str(text) => jtoo::visit::visit_str(text, syntax(htoo), depth, &mut to_py),
+        _ => jtoo::visit::visit_slice(src.bytes(), syntax(htoo), depth, &mut to_py),
+    };
+    match made {
+        Ok(v) => Ok(v),
+        Err(VisitError::Parse(e)) => Err(decode_error(py, &e, s, &src)),
+        Err(VisitError::Visitor(e)) => Err(e),
+    }
 }
 
 /// Canonical JTOO text of `obj`.
 #[pyfunction]
 #[pyo3(signature = (obj, *, default = None))]
-fn dumps(obj: &Bound<'_, PyAny>, default: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-    let value = to_value(obj, default)?;
-    jtoo::to_string(&value).map_err(range_err)
+fn dumps<'py>(
+    obj: &Bound<'py, PyAny>,
+    default: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyString>> {
+    let bytes = write_jtoo(obj, default)?;
+    // (jtoo's writers write UTF-8 text; Python checks it as it decodes.)
+    PyString::from_bytes(obj.py(), &bytes)
 }
 
 /// Pretty HTOO text of `obj` (indented, one item a line where long).
