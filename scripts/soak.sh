@@ -85,6 +85,6 @@ status=0
     --jte "$([ "$SERVER" = jte ] && echo 1 || echo 0)" || status=$?
 
 echo "server log: $LOG ($(wc -l <"$LOG") lines; by kind:)"
-grep -oE "idle timeout|frame timeout|write timeout|terminated without reply|refused|accept failed|memory budget had no room|over its fair share|transport error" "$LOG" \
+grep -aoE "idle timeout|frame timeout|write timeout|terminated without reply|refused|accept failed|memory budget had no room|over its fair share|transport error" "$LOG" \
     | sort | uniq -c || true
 exit "$status"

@@ -35,7 +35,10 @@
 //! Frames longer than the budget are refused at their header. (The soak
 //! test's record, `RELIABILITY.md` in the repository, measures the whole.)
 //! A [`Policed`] stream is charged the bytes of its unfinished incoming
-//! frame (or line) and the room of its read in progress.
+//! frame (or line) and the room given to its reads, until the frame is
+//! whole (the reader's buffer holds that room meanwhile); a reader that
+//! follows [`ReadBuffer`] (exact growth, given back after a long frame)
+//! is then charged about its buffer's capacity.
 //!
 //! **Fair shares.** When a connection needs room the budget does not have,
 //! the connections holding more than their fair share, the budget ÷ the
