@@ -150,6 +150,33 @@ export class DecodeError extends SyntaxError {
   readonly offset: number
 }
 
+/**
+ * A malformed or oversized frame, or one that cannot be written. When an
+ * invalid JTOO section is the reason, `offset` (0-based byte), `line` and
+ * `column` (1-based) place the error inside that section; otherwise null.
+ */
+export class FrameError extends Error {
+  readonly offset: number | null
+  readonly line: number | null
+  readonly column: number | null
+}
+
+/** A JTE packet that breaks the rules; positioned as `FrameError` (JSON: line and column). */
+export class PacketError extends Error {
+  readonly offset: number | null
+  readonly line: number | null
+  readonly column: number | null
+}
+
+/** A first frame that is not a valid greeting: drop the connection without a reply. */
+export class GreetingError extends FrameError {}
+
+/** A valid greeting for a protocol not supported: write `UNSUPPORTED_PROTOCOL_REPLY`, then close. */
+export class UnsupportedProtocolError extends GreetingError {
+  /** The protocol the greeting asked for. */
+  readonly protocol: string
+}
+
 /** One frame. */
 export class Frame {
   /** The JTOO section's text, or `null` when the frame has none. */
@@ -161,9 +188,18 @@ export class Frame {
 }
 
 /** Reads frames from a byte stream; memory grows with the bytes received. */
+export interface FrameLimits {
+  /** Most bytes of a JTOO section. */
+  maxJtooLen?: number
+  /** Most bytes of a binary section. */
+  maxBinaryLen?: number
+  /** Most bytes of a whole frame (`GREETING_MAX_LEN` for a greeting). */
+  maxFrameLen?: number
+}
+
 export class FrameDecoder {
-  constructor()
-  /** Adds bytes; returns the frames they complete. Throws on a malformed or oversized frame. */
+  constructor(limits?: FrameLimits)
+  /** Adds bytes; returns the frames they complete. Throws `FrameError` on a malformed or oversized frame. */
   feed(chunk: Uint8Array): Frame[]
   /** Bytes held that are not yet a whole frame. */
   readonly buffered: number
@@ -173,6 +209,23 @@ export class FrameDecoder {
 
 /** The bytes of one frame: a value (or `null` for none) and an optional binary section. */
 export function encodeFrame(value: JtooInput | null | undefined, binary?: Uint8Array): Uint8Array
+
+/** The greeting frame's bytes: `protocol`, then `fields` (an object or a Map of string keys). */
+export function encodeGreeting(protocol: string, fields?: Record<string, JtooInput> | Map<string, JtooInput>): Uint8Array
+/** `[protocol, fields]` of a greeting frame. Throws `GreetingError` when it is not one. */
+export function decodeGreeting(frame: Frame): [string, Record<string, JtooValue>]
+/**
+ * A server's decision on the first frame: `[protocol, fields]` for a valid
+ * greeting asking for one of `supported`. Throws `GreetingError` (drop the
+ * connection) or `UnsupportedProtocolError` (reply, then close).
+ */
+export function checkGreeting(frame: Frame, supported: string[]): [string, Record<string, JtooValue>]
+/** Whether a frame is a server's 505 reply to a greeting it does not speak. */
+export function isUnsupportedProtocolReply(frame: Frame): boolean
+/** The bytes of the 505 reply to a greeting for an unsupported protocol. */
+export const UNSUPPORTED_PROTOCOL_REPLY: Uint8Array
+/** The most bytes of a greeting frame (16 KiB). */
+export const GREETING_MAX_LEN: number
 
 export interface PacketOptions {
   /** JSON text instead of JTOO. */

@@ -142,12 +142,71 @@ class DecodeError extends SyntaxError {
   }
 }
 
+/**
+ * A malformed or oversized frame (or a frame that cannot be written).
+ * `offset`, `line`, `column` locate an invalid JTOO section's error inside
+ * that section; null when the error has no place.
+ */
+class FrameError extends Error {
+  constructor (message, offset, line, column) {
+    super(message)
+    this.name = 'FrameError'
+    this.offset = offset
+    this.line = line
+    this.column = column
+  }
+}
+
+/** A JTE packet that breaks the rules (position as `FrameError`'s). */
+class PacketError extends Error {
+  constructor (message, offset, line, column) {
+    super(message)
+    this.name = 'PacketError'
+    this.offset = offset
+    this.line = line
+    this.column = column
+  }
+}
+
+/** A first frame that is not a valid greeting: drop the connection. */
+class GreetingError extends FrameError {
+  constructor (message, offset, line, column) {
+    super(message, offset, line, column)
+    this.name = 'GreetingError'
+  }
+}
+
+/**
+ * A valid greeting for a protocol this side does not speak: send
+ * `UNSUPPORTED_PROTOCOL_REPLY`, then close. `protocol` is what was asked.
+ */
+class UnsupportedProtocolError extends GreetingError {
+  constructor (protocol, offset, line, column) {
+    super(`unsupported protocol ${JSON.stringify(protocol)}`, offset, line, column)
+    this.name = 'UnsupportedProtocolError'
+    this.protocol = protocol
+  }
+}
+
 Decimal.prototype[KIND] = 1
 DateTime.prototype[KIND] = 2
 Timestamp.prototype[KIND] = 3
 Pair.prototype[KIND] = 4
 
-const CTX = Object.freeze({ Decimal, DateTime, Timestamp, Pair, DecodeError, Map, token: TOKEN, kind: KIND })
+const CTX = Object.freeze({
+  Decimal,
+  DateTime,
+  Timestamp,
+  Pair,
+  DecodeError,
+  FrameError,
+  PacketError,
+  GreetingError,
+  UnsupportedProtocolError,
+  Map,
+  token: TOKEN,
+  kind: KIND
+})
 
 // The native side hands a parsed value over as JSON text for V8's
 // JSON.parse plus patches for what JSON cannot hold (see src/lib.rs,
@@ -207,10 +266,18 @@ class Frame {
   value () { return this.text === null ? undefined : parse(this.text) }
 }
 
-/** Reads frames from a byte stream: `feed(chunk)` returns the frames completed. */
+/**
+ * Reads frames from a byte stream: `feed(chunk)` returns the frames
+ * completed, and throws a FrameError on a malformed or oversized frame.
+ * Limits (bytes, optional): `{maxJtooLen, maxBinaryLen, maxFrameLen}`.
+ */
 class FrameDecoder {
-  constructor () { this._d = new native.FrameDecoder() }
-  feed (chunk) { return this._d.feed(chunk).map(([t, b]) => new Frame(t, b)) }
+  constructor (limits) {
+    const l = limits ?? {}
+    this._d = new native.FrameDecoder(l.maxJtooLen ?? undefined, l.maxBinaryLen ?? undefined, l.maxFrameLen ?? undefined)
+  }
+
+  feed (chunk) { return this._d.feed(chunk, CTX).map(([t, b]) => new Frame(t, b)) }
   /** Bytes held that are not yet a whole frame. */
   get buffered () { return this._d.buffered }
   /** True when no partial frame is held (a clean end of stream). */
@@ -219,6 +286,24 @@ class FrameDecoder {
 
 /** The bytes of one frame: `value` (or null for none) and optional binary bytes. */
 function encodeFrame (value, binary) { return native.encodeFrame(value, binary ?? undefined, CTX) }
+
+/** The greeting frame's bytes: `protocol`, then `fields` (an object or a Map). */
+function encodeGreeting (protocol, fields) { return native.encodeGreeting(protocol, fields, CTX) }
+
+/** `[protocol, fields]` of a greeting frame; GreetingError when it is not one. */
+function decodeGreeting (frame) { return native.decodeGreeting(frame.text, frame.binary, CTX) }
+
+/**
+ * A server's check of the first frame: `[protocol, fields]` when it is a
+ * greeting for one of `supported`; GreetingError when it is not a valid
+ * greeting (drop the connection); UnsupportedProtocolError when the protocol
+ * is not supported (write UNSUPPORTED_PROTOCOL_REPLY, then close). Read the
+ * first frame with `new FrameDecoder({maxFrameLen: GREETING_MAX_LEN})`.
+ */
+function checkGreeting (frame, supported) { return native.checkGreeting(frame.text, frame.binary, supported, CTX) }
+
+/** Whether a frame is the server's reply to a greeting it does not speak. */
+function isUnsupportedProtocolReply (frame) { return native.isUnsupportedProtocolReply(frame.text, frame.binary, CTX) }
 
 /** A JTE packet (its JTOO value) as JTOO text, or JSON text with `{json: true}`. */
 function encodePacket (value, options) { return native.encodePacket(value, Boolean(options && options.json), CTX) }
@@ -243,9 +328,19 @@ module.exports = {
   Timestamp,
   Pair,
   DecodeError,
+  FrameError,
+  PacketError,
+  GreetingError,
+  UnsupportedProtocolError,
   Frame,
   FrameDecoder,
   encodeFrame,
+  encodeGreeting,
+  decodeGreeting,
+  checkGreeting,
+  isUnsupportedProtocolReply,
+  UNSUPPORTED_PROTOCOL_REPLY: native.unsupportedProtocolReply(),
+  GREETING_MAX_LEN: native.greetingMaxLen(),
   encodePacket,
   decodePacket,
   toTagged,

@@ -19,6 +19,8 @@
 )]
 
 use bytes::BytesMut;
+use jtoo::parse::Syntax;
+use jtoo::visit::{Scalar, VisitError, Visitor, visit_slice, visit_str};
 use jtoo::{Item, TimePrecision, TimestampPrecision, Value};
 use napi::bindgen_prelude::{
     Array, BigInt, FnArgs, FromNapiValue, Function, JsObjectValue, Null, Object, ToNapiValue,
@@ -26,6 +28,7 @@ use napi::bindgen_prelude::{
 };
 use napi::{Env, Error, JsString, JsValue, Result, Status, ValueType};
 use napi_derive::napi;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
@@ -491,7 +494,7 @@ const PATCH_BYTES: u8 = 5;
 const PATCH_PAIR: u8 = 6;
 
 enum Seg<'a> {
-    Key(&'a str),
+    Key(Cow<'a, str>),
     Index(usize),
 }
 
@@ -519,6 +522,11 @@ impl<'a> Transfer<'a> {
     fn run(mut self, v: &'a Value) -> Option<String> {
         self.out.push('[');
         self.value(v);
+        self.finish()
+    }
+
+    /// The transfer text once the root is written (see [`Transfer::run`]).
+    fn finish(mut self) -> Option<String> {
         if self.patches.len() > self.out.len() {
             return None;
         }
@@ -558,25 +566,42 @@ impl<'a> Transfer<'a> {
 
     fn value(&mut self, v: &'a Value) {
         match v {
-            Value::String(s) => json_str(&mut self.out, s.as_str()),
-            Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
-            Value::Integer(i) if i.magnitude() <= u128::from(MAX_SAFE) => {
+            Value::List(list) => self.list(list),
+            Value::String(s) => self.scalar(&Scalar::String(Cow::Borrowed(s))),
+            Value::Bytes(b) => self.bytes(b),
+            Value::Bool(b) => self.scalar(&Scalar::Bool(*b)),
+            Value::Integer(i) => self.scalar(&Scalar::Integer(*i)),
+            Value::Decimal(d) => self.scalar(&Scalar::Decimal(*d)),
+            Value::DateTime(d) => self.scalar(&Scalar::DateTime(*d)),
+            Value::Timestamp(t) => self.scalar(&Scalar::Timestamp(*t)),
+        }
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        let mut hex = String::with_capacity(b.len() * 2);
+        for &byte in b {
+            hex.push(char::from(HEX[usize::from(byte >> 4)]));
+            hex.push(char::from(HEX[usize::from(byte & 15)]));
+        }
+        self.text_patch(PATCH_BYTES, &hex);
+    }
+
+    /// A scalar's transfer text (and patch): one place for both the
+    /// `Value` walk and the direct walk of a document ([`Direct`]).
+    fn scalar(&mut self, s: &Scalar<'_>) {
+        match s {
+            Scalar::String(s) => json_str(&mut self.out, s),
+            Scalar::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Scalar::Integer(i) if i.magnitude() <= u128::from(MAX_SAFE) => {
                 if i.is_negative() {
                     self.out.push('-');
                 }
                 self.out.push_str(itoa::Buffer::new().format(i.magnitude()));
             }
-            Value::Integer(i) => self.text_patch(PATCH_BIGINT, &i.to_plain_string()),
-            Value::Decimal(d) => self.text_patch(PATCH_DECIMAL, &d.to_plain_string()),
-            Value::Bytes(b) => {
-                let mut hex = String::with_capacity(b.len() * 2);
-                for &byte in b {
-                    hex.push(char::from(HEX[usize::from(byte >> 4)]));
-                    hex.push(char::from(HEX[usize::from(byte & 15)]));
-                }
-                self.text_patch(PATCH_BYTES, &hex);
-            }
-            Value::DateTime(d) => {
+            Scalar::Integer(i) => self.text_patch(PATCH_BIGINT, &i.to_plain_string()),
+            Scalar::Decimal(d) => self.text_patch(PATCH_DECIMAL, &d.to_plain_string()),
+            Scalar::Bytes(b) => self.bytes(b),
+            Scalar::DateTime(d) => {
                 self.out.push('0');
                 self.patch(PATCH_DATETIME);
                 let p = &mut self.patches;
@@ -592,7 +617,7 @@ impl<'a> Transfer<'a> {
                 }
                 p.push(']');
             }
-            Value::Timestamp(t) => {
+            Scalar::Timestamp(t) => {
                 self.out.push('0');
                 self.patch(PATCH_TIMESTAMP);
                 let p = &mut self.patches;
@@ -606,7 +631,6 @@ impl<'a> Transfer<'a> {
                 p.push_str(itoa::Buffer::new().format(timestamp_digits(t)));
                 p.push(']');
             }
-            Value::List(list) => self.list(list),
         }
     }
 
@@ -622,7 +646,7 @@ impl<'a> Transfer<'a> {
                 let k = p.key().as_str().unwrap_or_default();
                 json_str(&mut self.out, k);
                 self.out.push(':');
-                self.path.push(Seg::Key(k));
+                self.path.push(Seg::Key(Cow::Borrowed(k)));
                 self.value(p.value());
                 self.path.pop();
             }
@@ -654,6 +678,174 @@ impl<'a> Transfer<'a> {
             self.path.pop();
         }
         self.out.push(']');
+    }
+}
+
+/// Why [`Direct`] stopped: the document has a list that is neither an
+/// array of plain values nor a plain-object record (pairs mixed with
+/// values, a key that is not a string, a repeated key, an array-index key,
+/// `__proto__`), whose transfer form is only known at its end; the
+/// document then goes through a `Value` ([`Transfer::run`]).
+struct Fallback;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Empty,
+    Array,
+    Object,
+}
+
+/// A list open in [`Direct`]: where its `[` is in the text, its shape so
+/// far, its item count, where its keys start in [`Direct::keys`].
+struct Open {
+    at: usize,
+    shape: Shape,
+    count: usize,
+    keys_base: usize,
+}
+
+/// Writes a document's transfer text while it is parsed (`jtoo::visit`):
+/// no `Value` in between. Arrays and plain-object records only; anything
+/// else is a [`Fallback`].
+struct Direct<'a> {
+    t: Transfer<'a>,
+    open: Vec<Open>,
+    /// The keys of the open records, for the repeated-key check.
+    keys: Vec<Cow<'a, str>>,
+    /// A key was just written: the next value is its pair's.
+    after_key: bool,
+    seen: HashSet<Cow<'a, str>, Fnv>,
+}
+
+impl<'a> Direct<'a> {
+    fn new(size_hint: usize) -> Direct<'a> {
+        let mut t = Transfer::new(size_hint);
+        t.out.push('[');
+        Direct {
+            t,
+            open: Vec::new(),
+            keys: Vec::new(),
+            after_key: false,
+            seen: HashSet::with_hasher(Fnv),
+        }
+    }
+
+    /// Before a value: the comma and the path of an array item.
+    #[inline]
+    fn start_value(&mut self) {
+        if self.after_key {
+            self.after_key = false;
+            return;
+        }
+        if let Some(top) = self.open.last() {
+            if top.count > 0 {
+                self.t.out.push(',');
+            }
+            if let Some(last) = self.t.path.last_mut() {
+                *last = Seg::Index(top.count);
+            }
+        }
+    }
+
+    /// Whether the keys of the record closing now are all different.
+    fn distinct_keys(&mut self, base: usize) -> bool {
+        let keys = self.keys.get(base..).unwrap_or_default();
+        if keys.len() <= 16 {
+            return keys.iter().enumerate().all(|(i, k)| !keys[..i].contains(k));
+        }
+        self.seen.clear();
+        keys.iter().all(|k| self.seen.insert(k.clone()))
+    }
+}
+
+impl<'a> Visitor<'a> for Direct<'a> {
+    type Value = ();
+    type List = ();
+    type Error = Fallback;
+
+    fn scalar(&mut self, s: Scalar<'a>) -> std::result::Result<(), Fallback> {
+        self.start_value();
+        self.t.scalar(&s);
+        // Patches outgrowing the tree (see `Transfer::run`): stop now
+        // rather than at the end.
+        if self.t.patches.len() > self.t.out.len() + 4096 {
+            return Err(Fallback);
+        }
+        Ok(())
+    }
+
+    fn key(&mut self, s: Scalar<'a>) -> std::result::Result<(), Fallback> {
+        let Scalar::String(k) = s else {
+            return Err(Fallback);
+        };
+        if k == "__proto__" || is_array_index(&k) {
+            return Err(Fallback);
+        }
+        let top = self.open.last_mut().ok_or(Fallback)?;
+        match top.shape {
+            Shape::Array => return Err(Fallback),
+            Shape::Empty => {
+                top.shape = Shape::Object;
+                self.t.out.replace_range(top.at..top.at + 1, "{");
+            }
+            Shape::Object => self.t.out.push(','),
+        }
+        json_str(&mut self.t.out, &k);
+        self.t.out.push(':');
+        if let Some(last) = self.t.path.last_mut() {
+            *last = Seg::Key(k.clone());
+        }
+        self.keys.push(k);
+        self.after_key = true;
+        Ok(())
+    }
+
+    fn begin_list(&mut self) -> std::result::Result<(), Fallback> {
+        self.start_value();
+        self.open.push(Open {
+            at: self.t.out.len(),
+            shape: Shape::Empty,
+            count: 0,
+            keys_base: self.keys.len(),
+        });
+        self.t.out.push('[');
+        self.t.path.push(Seg::Index(0));
+        Ok(())
+    }
+
+    fn item(&mut self, _: &mut (), _: ()) -> std::result::Result<(), Fallback> {
+        let top = self.open.last_mut().ok_or(Fallback)?;
+        if top.shape == Shape::Object {
+            return Err(Fallback);
+        }
+        top.shape = Shape::Array;
+        top.count += 1;
+        Ok(())
+    }
+
+    fn pair(&mut self, _: &mut (), _: (), _: ()) -> std::result::Result<(), Fallback> {
+        let top = self.open.last_mut().ok_or(Fallback)?;
+        // (A list as a key never went through `key`.)
+        if top.shape != Shape::Object {
+            return Err(Fallback);
+        }
+        top.count += 1;
+        Ok(())
+    }
+
+    fn end_list(&mut self, _: ()) -> std::result::Result<(), Fallback> {
+        let top = self.open.pop().ok_or(Fallback)?;
+        self.t.path.pop();
+        if top.shape == Shape::Object {
+            if !self.distinct_keys(top.keys_base) {
+                return Err(Fallback);
+            }
+            self.keys.truncate(top.keys_base);
+            self.t.out.push('}');
+        } else {
+            self.t.out.push(']');
+        }
+        Ok(())
     }
 }
 
@@ -775,25 +967,48 @@ pub fn parse_transfer<'e>(
     htoo: bool,
     ctx: Object<'e>,
 ) -> Result<Unknown<'e>> {
-    let (parsed, len) = match input.get_type()? {
-        ValueType::String if !htoo => {
-            let s = JsString::from_unknown(input)?.into_utf8()?;
-            let s = s.as_str()?;
-            (jtoo::from_str(s), s.len())
-        }
-        _ => {
-            let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
-            let parsed = if htoo {
-                htoo::from_slice(&bytes)
-            } else {
-                jtoo::from_slice(&bytes)
-            };
-            (parsed, bytes.len())
-        }
+    let syntax = if htoo {
+        Syntax::Lenient
+    } else {
+        Syntax::Strict
     };
-    match parsed {
-        Ok(v) => hand_over(env, &v, &ctx, len),
-        Err(e) => decode_error(env, &e, &ctx),
+    if input.get_type()? == ValueType::String {
+        let s = JsString::from_unknown(input)?.into_utf8()?;
+        let s = s.as_str()?;
+        return parse_document(env, s.as_bytes(), Some(s), syntax, &ctx);
+    }
+    let bytes = input_bytes(input).map_err(|e| throw(env, e))?;
+    parse_document(env, &bytes, None, syntax, &ctx)
+}
+
+/// One document's value for `index.js`: its transfer text written while it
+/// is parsed ([`Direct`]); or, for a document with a list that only a
+/// `Value` can tell the form of (see [`Fallback`]), through a `Value`.
+fn parse_document<'e>(
+    env: &'e Env,
+    bytes: &[u8],
+    text: Option<&str>,
+    syntax: Syntax,
+    ctx: &Object<'e>,
+) -> Result<Unknown<'e>> {
+    let depth = jtoo::Options::DEFAULT_MAX_DEPTH;
+    let mut direct = Direct::new(bytes.len());
+    let walked = match text {
+        Some(t) => visit_str(t, syntax, depth, &mut direct),
+        None => visit_slice(bytes, syntax, depth, &mut direct),
+    };
+    match walked {
+        Ok(()) => {
+            if let Some(json) = direct.t.finish() {
+                return Ok(env.create_string(json)?.to_unknown());
+            }
+        }
+        Err(VisitError::Parse(e)) => return decode_error(env, &e, ctx),
+        Err(VisitError::Visitor(Fallback)) => {}
+    }
+    match jtoo::parse::document(bytes, syntax, depth) {
+        Ok(v) => hand_over(env, &v, ctx, bytes.len()),
+        Err(e) => decode_error(env, &e, ctx),
     }
 }
 
@@ -925,6 +1140,115 @@ pub fn from_tagged<'e>(env: &'e Env, text: Unknown<'e>, ctx: Object<'e>) -> Resu
     Cx::new(env, &ctx)?.to_js(&v)
 }
 
+// ---- Errors with positions ------------------------------------------------
+
+/// Where an error is, when it has a place: byte offset, 1-based line and
+/// column (each may be unknown).
+#[derive(Clone, Copy, Default)]
+struct Place {
+    offset: Option<usize>,
+    line: Option<usize>,
+    column: Option<usize>,
+}
+
+impl Place {
+    fn of_jtoo(e: &jtoo::Error) -> Place {
+        e.position().map_or_else(Place::default, |p| Place {
+            offset: Some(p.offset),
+            line: Some(p.line),
+            column: Some(p.column),
+        })
+    }
+
+    fn of_frame(e: &jtoo_frame::FrameError) -> Place {
+        match e {
+            jtoo_frame::FrameError::InvalidJtoo(e) => Place::of_jtoo(e),
+            _ => Place::default(),
+        }
+    }
+
+    fn of_packet(e: &jte::JteError) -> Place {
+        match e {
+            jte::JteError::Jtoo(e) => Place::of_jtoo(e),
+            jte::JteError::Json(e) => Place {
+                offset: None,
+                line: Some(e.line()),
+                column: Some(e.column()),
+            },
+            jte::JteError::Frame(e) => Place::of_frame(e),
+            _ => Place::default(),
+        }
+    }
+}
+
+/// Throws an instance of `index.js`'s error class `class` (`FrameError`,
+/// `PacketError`, `GreetingError`): `new class(message, offset, line,
+/// column)`, `null` for what is unknown.
+fn throw_error(env: &Env, ctx: &Object<'_>, class: &str, message: String, place: Place) -> Error {
+    let thrown = (|| -> Result<()> {
+        let ctor: Ctor4<'_> = ctx.get_named_property(class)?;
+        #[allow(clippy::cast_precision_loss)]
+        let num = |n: Option<usize>| -> Result<Unknown<'_>> {
+            match n {
+                Some(n) => (n as f64).into_unknown(env),
+                None => Null.into_unknown(env),
+            }
+        };
+        let err = ctor.new_instance(FnArgs::from((
+            env.create_string(&message)?.to_unknown(),
+            num(place.offset)?,
+            num(place.line)?,
+            num(place.column)?,
+        )))?;
+        env.throw(err)
+    })();
+    match thrown {
+        Ok(()) => Error::new(Status::PendingException, message),
+        Err(e) => e,
+    }
+}
+
+fn frame_error(env: &Env, ctx: &Object<'_>, e: &jtoo_frame::FrameError) -> Error {
+    throw_error(env, ctx, "FrameError", e.to_string(), Place::of_frame(e))
+}
+
+fn packet_error(env: &Env, ctx: &Object<'_>, e: &jte::JteError) -> Error {
+    throw_error(env, ctx, "PacketError", e.to_string(), Place::of_packet(e))
+}
+
+fn greeting_error(env: &Env, ctx: &Object<'_>, e: &jtoo_frame::GreetingError) -> Error {
+    throw_error(env, ctx, "GreetingError", e.to_string(), Place::default())
+}
+
+/// A length limit from JavaScript (a non-negative integer).
+fn limit(n: f64, what: &str) -> Result<usize> {
+    if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        return Ok(n as usize);
+    }
+    Err(Error::new(
+        Status::InvalidArg,
+        format!("{what} must be a non-negative integer"),
+    ))
+}
+
+/// A frame given as its JTOO text (or null) and binary section, as
+/// `index.js`'s `Frame` holds it; the text is checked as a frame's is.
+fn frame_of(
+    env: &Env,
+    ctx: &Object<'_>,
+    text: Option<String>,
+    binary: &[u8],
+) -> Result<jtoo_frame::Frame> {
+    let frame = match text {
+        Some(t) => {
+            jtoo_frame::Frame::from_jtoo(t.into_bytes()).map_err(|e| frame_error(env, ctx, &e))?
+        }
+        None => jtoo_frame::Frame::empty(),
+    };
+    Ok(frame.with_binary(binary.to_vec()))
+}
+
 // ---- Frames ---------------------------------------------------------------
 
 /// An incremental frame reader: `feed` bytes as they arrive, get the
@@ -938,20 +1262,39 @@ pub struct FrameDecoder {
 
 #[napi]
 impl FrameDecoder {
-    /// A decoder with the default limits.
+    /// A decoder with the default limits, or these (bytes; each optional):
+    /// the JTOO section, the binary section, the whole frame.
     #[napi(constructor)]
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> FrameDecoder {
-        FrameDecoder {
-            codec: jtoo_frame::FrameCodec::new(),
-            buf: BytesMut::new(),
+    pub fn new(
+        max_jtoo_len: Option<f64>,
+        max_binary_len: Option<f64>,
+        max_frame_len: Option<f64>,
+    ) -> Result<FrameDecoder> {
+        let mut builder = jtoo_frame::FrameCodec::builder();
+        if let Some(n) = max_jtoo_len {
+            builder.max_jtoo_len(limit(n, "maxJtooLen")?);
         }
+        if let Some(n) = max_binary_len {
+            builder.max_binary_len(limit(n, "maxBinaryLen")?);
+        }
+        if let Some(n) = max_frame_len {
+            builder.max_frame_len(limit(n, "maxFrameLen")?);
+        }
+        Ok(FrameDecoder {
+            codec: builder.new_codec(),
+            buf: BytesMut::new(),
+        })
     }
 
     /// Feeds bytes; returns the frames completed, each as
     /// `[jtooText | null, binary]` (`index.js` makes them `Frame`s).
     #[napi]
-    pub fn feed<'e>(&mut self, env: &'e Env, chunk: Uint8ArraySlice<'e>) -> Result<Array<'e>> {
+    pub fn feed<'e>(
+        &mut self,
+        env: &'e Env,
+        chunk: Uint8ArraySlice<'e>,
+        ctx: Object<'e>,
+    ) -> Result<Array<'e>> {
         self.buf.extend_from_slice(&chunk);
         let mut out = env.create_array(0)?;
         let mut n = 0;
@@ -968,7 +1311,10 @@ impl FrameDecoder {
                     n += 1;
                 }
                 Ok(None) => return Ok(out),
-                Err(e) => return Err(Error::new(Status::GenericFailure, e.to_string())),
+                Err(e) => {
+                    self.buf = BytesMut::new();
+                    return Err(frame_error(env, &ctx, &e));
+                }
             }
         }
     }
@@ -1000,18 +1346,141 @@ pub fn encode_frame<'e>(
         _ => {
             let cx = Cx::new(env, &ctx)?;
             let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
-            jtoo_frame::Frame::from_value(&v)
-                .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?
+            jtoo_frame::Frame::from_value(&v).map_err(|e| frame_error(env, &ctx, &e))?
         }
     };
     let frame = match binary {
         Some(b) => frame.with_binary(b.to_vec()),
         None => frame,
     };
-    let bytes = frame
-        .to_bytes()
-        .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    let bytes = frame.to_bytes().map_err(|e| frame_error(env, &ctx, &e))?;
     Uint8ArraySlice::from_data(env, bytes)
+}
+
+// ---- Greetings --------------------------------------------------------------
+
+/// `encodeGreeting(protocol, fields)`: the greeting frame's bytes; `fields`
+/// (an object or a `Map` of string keys, or undefined) follow `protocol`.
+#[napi]
+pub fn encode_greeting<'e>(
+    env: &'e Env,
+    protocol: String,
+    fields: Unknown<'e>,
+    ctx: Object<'e>,
+) -> Result<Uint8ArraySlice<'e>> {
+    let mut greeting = jtoo_frame::Greeting::new(protocol);
+    if !matches!(fields.get_type()?, ValueType::Undefined | ValueType::Null) {
+        let cx = Cx::new(env, &ctx)?;
+        let v = cx.to_value(fields, 0).map_err(|e| throw(env, e))?;
+        let Some(list) = v.as_list() else {
+            return Err(type_error(
+                "greeting fields must be an object or a Map".to_string(),
+            ));
+        };
+        for item in list.iter() {
+            let Some(Value::String(k)) = item.as_pair().map(|p| p.key()) else {
+                return Err(type_error(
+                    "greeting fields must have string keys".to_string(),
+                ));
+            };
+            let value = item.value().clone();
+            greeting
+                .insert(k.to_string(), value)
+                .map_err(|e| greeting_error(env, &ctx, &e))?;
+        }
+    }
+    let bytes = greeting
+        .to_frame()
+        .and_then(|f| f.to_bytes())
+        .map_err(|e| frame_error(env, &ctx, &e))?;
+    Uint8ArraySlice::from_data(env, bytes)
+}
+
+/// The greeting read from a frame, as `[protocol, fields]` (`fields` as
+/// `parse` gives a record).
+fn greeting_to_js<'e>(
+    env: &'e Env,
+    ctx: &Object<'e>,
+    greeting: &jtoo_frame::Greeting,
+) -> Result<Array<'e>> {
+    let pairs = greeting
+        .fields()
+        .iter()
+        .map(|(k, v)| jtoo::Pair::with_str_key(k.as_str(), v.clone()))
+        .collect::<Vec<_>>();
+    let fields = Value::List(jtoo::List::from_pairs(pairs));
+    let mut out = env.create_array(2)?;
+    out.set(0, greeting.protocol())?;
+    out.set(1, Cx::new(env, ctx)?.to_js(&fields)?)?;
+    Ok(out)
+}
+
+/// `decodeGreeting(frame)`: `[protocol, fields]`; a `GreetingError` when
+/// the frame is not a valid greeting.
+#[napi]
+pub fn decode_greeting<'e>(
+    env: &'e Env,
+    text: Option<String>,
+    binary: Uint8ArraySlice<'e>,
+    ctx: Object<'e>,
+) -> Result<Array<'e>> {
+    let frame = frame_of(env, &ctx, text, &binary)?;
+    let greeting =
+        jtoo_frame::Greeting::from_frame(&frame).map_err(|e| greeting_error(env, &ctx, &e))?;
+    greeting_to_js(env, &ctx, &greeting)
+}
+
+/// `checkGreeting(frame, supported)`, what a server does with the first
+/// frame: `[protocol, fields]` when the greeting is valid and asks for one
+/// of `supported`; a `GreetingError` when it is invalid (drop the
+/// connection); an `UnsupportedProtocolError` when the protocol is not
+/// supported (send `UNSUPPORTED_PROTOCOL_REPLY`, then close).
+#[napi]
+pub fn check_greeting<'e>(
+    env: &'e Env,
+    text: Option<String>,
+    binary: Uint8ArraySlice<'e>,
+    supported: Vec<String>,
+    ctx: Object<'e>,
+) -> Result<Array<'e>> {
+    let frame = frame_of(env, &ctx, text, &binary)?;
+    let greeting =
+        jtoo_frame::Greeting::from_frame(&frame).map_err(|e| greeting_error(env, &ctx, &e))?;
+    if !supported.iter().any(|p| p == greeting.protocol()) {
+        return Err(throw_error(
+            env,
+            &ctx,
+            "UnsupportedProtocolError",
+            greeting.protocol().to_string(),
+            Place::default(),
+        ));
+    }
+    greeting_to_js(env, &ctx, &greeting)
+}
+
+/// `isUnsupportedProtocolReply(frame)`: whether the frame is a server's 505
+/// reply to a greeting.
+#[napi]
+pub fn is_unsupported_protocol_reply(
+    env: &Env,
+    text: Option<String>,
+    binary: Uint8ArraySlice<'_>,
+    ctx: Object<'_>,
+) -> Result<bool> {
+    let frame = frame_of(env, &ctx, text, &binary)?;
+    Ok(jtoo_frame::is_unsupported_protocol_reply(&frame))
+}
+
+/// The 505 reply's bytes (`UNSUPPORTED_PROTOCOL_REPLY`).
+#[napi]
+pub fn unsupported_protocol_reply(env: &Env) -> Result<Uint8ArraySlice<'_>> {
+    Uint8ArraySlice::copy_from(env, jtoo_frame::UNSUPPORTED_PROTOCOL_REPLY)
+}
+
+/// The most bytes a greeting frame may have (`GREETING_MAX_LEN`).
+#[napi]
+pub fn greeting_max_len() -> u32 {
+    u32::try_from(jtoo_frame::GREETING_MAX_LEN).unwrap_or(u32::MAX)
 }
 
 // ---- JTE packets ------------------------------------------------------------
@@ -1028,14 +1497,13 @@ pub fn encode_packet<'e>(
 ) -> Result<String> {
     let cx = Cx::new(env, &ctx)?;
     let v = cx.to_value(value, 0).map_err(|e| throw(env, e))?;
-    let packet = jte::Packet::from_owned_value(v)
-        .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    let packet = jte::Packet::from_owned_value(v).map_err(|e| packet_error(env, &ctx, &e))?;
     let bytes = if json {
         packet.to_json_vec()
     } else {
         packet.to_jtoo()
     }
-    .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    .map_err(|e| packet_error(env, &ctx, &e))?;
     String::from_utf8(bytes).map_err(|e| Error::new(Status::GenericFailure, e.to_string()))
 }
 
@@ -1054,6 +1522,6 @@ pub fn decode_packet<'e>(
     } else {
         jte::Packet::from_jtoo(&bytes)
     }
-    .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    .map_err(|e| packet_error(env, &ctx, &e))?;
     Cx::new(env, &ctx)?.to_js(&packet.to_value())
 }

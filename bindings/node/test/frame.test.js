@@ -54,3 +54,68 @@ test('JTE packets in JTOO and JSON', () => {
   assert.throws(() => encodePacket({ command: 5 }))
   assert.throws(() => decodePacket('[1]'))
 })
+
+test('FrameDecoder limits refuse an oversized frame before buffering it, as a FrameError', () => {
+  const { FrameError, GREETING_MAX_LEN } = require('..')
+  const f = encodeFrame('x'.repeat(100))
+  assert.equal(new FrameDecoder({ maxJtooLen: 200 }).feed(f).length, 1)
+  assert.throws(() => new FrameDecoder({ maxJtooLen: 50 }).feed(f.subarray(0, 14)), FrameError)
+  assert.throws(() => new FrameDecoder({ maxFrameLen: 50 }).feed(f), FrameError)
+  const bin = encodeFrame(null, new Uint8Array(64))
+  assert.throws(() => new FrameDecoder({ maxBinaryLen: 10 }).feed(bin), FrameError)
+  assert.throws(() => new FrameDecoder({ maxJtooLen: -1 }), /maxJtooLen/)
+  assert.equal(GREETING_MAX_LEN, 16 * 1024)
+})
+
+test('frame and packet errors are Error subclasses, positioned when there is a place', () => {
+  const { FrameError, PacketError } = require('..')
+  // A frame whose JTOO section is not JTOO: offset, line, column in the section.
+  const doc = Buffer.from('[1,,2]')
+  const wire = Buffer.concat([Buffer.from(`${doc.length.toString(16).padStart(6, '0')} 000000 `), doc, Buffer.from(' \n')])
+  const e = captured(() => new FrameDecoder().feed(wire))
+  assert.ok(e instanceof FrameError)
+  assert.ok(e instanceof Error)
+  assert.equal(e.name, 'FrameError')
+  assert.deepEqual([e.offset, e.line, e.column], [3, 1, 4])
+  const h = captured(() => new FrameDecoder().feed(Buffer.from('GET / HTTP/1.1\r\n\r\n')))
+  assert.ok(h instanceof FrameError)
+  assert.deepEqual([h.offset, h.line, h.column], [null, null, null])
+  const p = captured(() => decodePacket('["command":1]'))
+  assert.ok(p instanceof PacketError)
+  const q = captured(() => decodePacket('["command":"x",]'))
+  assert.ok(q instanceof PacketError)
+  assert.deepEqual([q.offset, q.line, q.column], [15, 1, 16])
+  const j = captured(() => decodePacket('{\n "command": }', { json: true }))
+  assert.ok(j instanceof PacketError)
+  assert.deepEqual([j.offset, j.line], [14, 2])
+})
+
+function captured (f) {
+  try { f() } catch (e) { return e }
+  assert.fail('no error')
+}
+
+test('greetings: encode, decode, the server check, the 505 reply', () => {
+  const {
+    encodeGreeting, decodeGreeting, checkGreeting, isUnsupportedProtocolReply,
+    UNSUPPORTED_PROTOCOL_REPLY, GREETING_MAX_LEN, GreetingError, UnsupportedProtocolError, FrameError
+  } = require('..')
+  const [g] = new FrameDecoder({ maxFrameLen: GREETING_MAX_LEN }).feed(encodeGreeting('jte/1', { client: 'test', n: 1 }))
+  assert.deepEqual(decodeGreeting(g), ['jte/1', { client: 'test', n: 1 }])
+  assert.deepEqual(checkGreeting(g, ['x/2', 'jte/1']), ['jte/1', { client: 'test', n: 1 }])
+  const u = captured(() => checkGreeting(g, ['x/2']))
+  assert.ok(u instanceof UnsupportedProtocolError && u instanceof GreetingError && u instanceof FrameError)
+  assert.equal(u.protocol, 'jte/1')
+  assert.ok(!isUnsupportedProtocolReply(g))
+  const [reply] = new FrameDecoder().feed(UNSUPPORTED_PROTOCOL_REPLY)
+  assert.ok(isUnsupportedProtocolReply(reply))
+  const [notGreeting] = new FrameDecoder().feed(encodeFrame([1, 2]))
+  const n = captured(() => checkGreeting(notGreeting, ['jte/1']))
+  assert.ok(n instanceof GreetingError && !(n instanceof UnsupportedProtocolError))
+  assert.deepEqual(decodeGreeting(new FrameDecoder().feed(encodeGreeting('p', new Map([['k', 2n ** 70n]])))[0]), ['p', { k: 2n ** 70n }])
+  assert.throws(() => encodeGreeting('p', { protocol: 'q' }), GreetingError)
+  // Over GREETING_MAX_LEN: not written, and not read by a greeting decoder.
+  assert.throws(() => encodeGreeting('jte/1', { pad: 'x'.repeat(GREETING_MAX_LEN) }), FrameError)
+  const big = encodeFrame({ protocol: 'jte/1', pad: 'x'.repeat(GREETING_MAX_LEN) })
+  assert.throws(() => new FrameDecoder({ maxFrameLen: GREETING_MAX_LEN }).feed(big), FrameError)
+})
