@@ -10,6 +10,9 @@
 pub mod messages;
 pub mod models;
 
+#[cfg(test)]
+mod tests;
+
 use bytes::{Buf, Bytes, BytesMut};
 use jte::{Packet, PacketCodec};
 use jtoo_frame::{Frame, FrameCodec};

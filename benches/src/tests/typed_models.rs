@@ -3,8 +3,8 @@
 #![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use benches::models::Canada;
-use benches::{Doc, JsonDe, JtooDe, typed_from};
+use crate::models::Canada;
+use crate::{Doc, JsonDe, JtooDe, typed_from};
 
 /// canada.json's floats read from JTOO are the correctly rounded values of
 /// the JSON text (serde_json's default parser is off by one ULP on some,

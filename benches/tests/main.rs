@@ -1,5 +1,0 @@
-//! benches's integration tests, one module per file, in one test binary:
-//! one link instead of one per file (the tests with a `main` of their
-//! own, or a global allocator, stay separate binaries; see Cargo.toml).
-mod fuzz_corpora;
-mod typed_models;
