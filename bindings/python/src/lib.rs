@@ -38,6 +38,7 @@ static TIMEZONE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static DECODE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static FRAME_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static PACKET_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static UNSUPPORTED_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 fn decimal_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     DECIMAL.import(py, "decimal", "Decimal")
@@ -528,12 +529,15 @@ const SPELLED_SLOTS: usize = 256;
 /// The most bytes of key spellings one `dumps` call keeps.
 const SPELLED_BYTES: usize = 1 << 16;
 
+/// A key object's address, the object, and its spelling in [`Spelled::text`].
+type SpelledKey<'py> = (usize, Bound<'py, PyString>, std::ops::Range<usize>);
+
 /// The JTOO spellings of the dict keys written so far in one `dumps` call,
 /// by object: a `str` key object (keys are usually shared objects) is
 /// encoded once. Each entry holds its object, so that the object cannot be
 /// freed and its address reused while the entry lives.
 struct Spelled<'py> {
-    slots: Vec<Option<(usize, Bound<'py, PyString>, std::ops::Range<usize>)>>,
+    slots: Vec<Option<SpelledKey<'py>>>,
     text: Vec<u8>,
 }
 
@@ -1317,11 +1321,43 @@ fn decode_greeting<'py>(
     frame: &Bound<'py, Frame>,
 ) -> PyResult<(String, Bound<'py, PyDict>)> {
     let greeting = Greeting::from_frame(&frame.get().0).map_err(|e| frame_error(py, e))?;
+    greeting_fields(py, &greeting)
+}
+
+/// `(protocol, fields)` of a greeting.
+fn greeting_fields<'py>(
+    py: Python<'py>,
+    greeting: &Greeting,
+) -> PyResult<(String, Bound<'py, PyDict>)> {
     let fields = PyDict::new(py);
     for (k, v) in greeting.fields() {
         fields.set_item(k, to_py(py, v)?)?;
     }
     Ok((greeting.protocol().to_string(), fields))
+}
+
+/// What a server does with the first frame: `(protocol, fields)` when it
+/// is a valid greeting for one of `supported`; `jtoo.FrameError` when it is
+/// not a valid greeting (drop the connection without a reply);
+/// `jtoo.UnsupportedProtocolError` when its protocol is not supported
+/// (write `UNSUPPORTED_PROTOCOL_REPLY`, then close). Read the first frame
+/// with `FrameDecoder(max_frame_len=GREETING_MAX_LEN)`.
+#[pyfunction]
+fn check_greeting<'py>(
+    py: Python<'py>,
+    frame: &Bound<'py, Frame>,
+    supported: Vec<String>,
+) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let greeting = Greeting::from_frame(&frame.get().0).map_err(|e| frame_error(py, e))?;
+    if !supported.iter().any(|p| p == greeting.protocol()) {
+        return Err(py_error(
+            py,
+            &UNSUPPORTED_ERROR,
+            "UnsupportedProtocolError",
+            (greeting.protocol(),),
+        ));
+    }
+    greeting_fields(py, &greeting)
 }
 
 /// Whether `frame` is the server's reply to a greeting whose protocol it
@@ -1416,11 +1452,13 @@ fn _jtoo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_frame, m)?)?;
     m.add_function(wrap_pyfunction!(encode_greeting, m)?)?;
     m.add_function(wrap_pyfunction!(decode_greeting, m)?)?;
+    m.add_function(wrap_pyfunction!(check_greeting, m)?)?;
     m.add_function(wrap_pyfunction!(is_unsupported_protocol_reply, m)?)?;
     m.add_function(wrap_pyfunction!(encode_packet, m)?)?;
     m.add_function(wrap_pyfunction!(decode_packet, m)?)?;
     m.add_function(wrap_pyfunction!(_to_tagged, m)?)?;
     m.add_function(wrap_pyfunction!(_from_tagged, m)?)?;
+    m.add("GREETING_MAX_LEN", jtoo_frame::GREETING_MAX_LEN)?;
     m.add(
         "UNSUPPORTED_PROTOCOL_REPLY",
         PyBytes::new(m.py(), jtoo_frame::UNSUPPORTED_PROTOCOL_REPLY),

@@ -18,6 +18,7 @@ from jtoo import DateTime, DecodeError, Pair, Timestamp
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent
 REPO = PACKAGE.parent.parent
+SUITE = REPO / "spec-tests" / "cases"
 D = decimal.Decimal
 UTC = datetime.timezone.utc
 
@@ -355,6 +356,66 @@ def test_greetings():
     (not_greeting,) = jtoo.FrameDecoder().feed(jtoo.encode_frame([1, 2]))
     with pytest.raises(jtoo.FrameError):
         jtoo.decode_greeting(not_greeting)
+
+
+def test_loads_agrees_with_the_value_conversion():
+    """loads builds objects while parsing; Frame.value() converts a parsed
+    jtoo::Value: both give the same objects for every valid case."""
+    cases = sorted(SUITE.glob("**/valid/jtoo/**/*.jtoo"))
+    assert len(cases) > 200
+    extra = [b'[1,"a":2]', b'["a":1,"a":2]', b'[[1]:2,3]', b'["k":["x":[1:2]]]', b"[]", b"[[]]"]
+    for doc in [c.read_bytes() for c in cases] + extra:
+        wire = f"{len(doc):06x} {0:06x} ".encode() + doc + b" \n"
+        (frame,) = jtoo.FrameDecoder().feed(wire)
+        assert frame.value() == jtoo.loads(doc), doc
+
+
+def test_many_distinct_keys_share_the_key_cache():
+    """More keys than the key cache has slots: every key still comes back."""
+    rec = {f"key{i}": i for i in range(5000)}
+    text = jtoo.dumps(rec)
+    for _ in range(2):
+        assert jtoo.loads(text) == rec
+
+
+def test_check_greeting_is_the_servers_decision():
+    (frame,) = jtoo.FrameDecoder(max_frame_len=jtoo.GREETING_MAX_LEN).feed(
+        jtoo.encode_greeting("jte/1", {"client": "test"})
+    )
+    assert jtoo.check_greeting(frame, ["x/2", "jte/1"]) == ("jte/1", {"client": "test"})
+    with pytest.raises(jtoo.UnsupportedProtocolError) as e:
+        jtoo.check_greeting(frame, ["x/2"])
+    assert e.value.protocol == "jte/1"
+    assert isinstance(e.value, jtoo.FrameError)
+    assert pickle.loads(pickle.dumps(e.value)).protocol == "jte/1"
+    # Not a greeting at all: a FrameError that is not "unsupported".
+    (bad,) = jtoo.FrameDecoder().feed(jtoo.encode_frame({"protocol": 1}))
+    with pytest.raises(jtoo.FrameError) as e:
+        jtoo.check_greeting(bad, ["jte/1"])
+    assert not isinstance(e.value, jtoo.UnsupportedProtocolError)
+    # Over GREETING_MAX_LEN: not written, and not read by a greeting decoder.
+    with pytest.raises(jtoo.FrameError):
+        jtoo.encode_greeting("jte/1", {"pad": "x" * jtoo.GREETING_MAX_LEN})
+    big = jtoo.encode_frame({"protocol": "jte/1", "pad": "x" * jtoo.GREETING_MAX_LEN})
+    with pytest.raises(jtoo.FrameError):
+        jtoo.FrameDecoder(max_frame_len=jtoo.GREETING_MAX_LEN).feed(big)
+
+
+def test_type_stubs_cover_the_extension():
+    """_jtoo.pyi names every public name of the extension, and py.typed ships."""
+    import ast
+
+    package = Path(jtoo.__file__).parent
+    assert (package / "py.typed").exists()
+    tree = ast.parse((package / "_jtoo.pyi").read_text(encoding="utf-8"))
+    stubbed = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            stubbed.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            stubbed.add(node.target.id)
+    public = {n for n in dir(jtoo._jtoo) if not n.startswith("_")}
+    assert public - stubbed == set()
 
 
 # --- JTE packets -----------------------------------------------------------------

@@ -29,14 +29,16 @@ microsecond precision, so every value round-trips: loads(dumps(x)) == x.
 None has no JTOO form: dumps raises TypeError.
 """
 
-from ._errors import DecodeError, FrameError, PacketError
+from ._errors import DecodeError, FrameError, PacketError, UnsupportedProtocolError
 from ._jtoo import (
+    GREETING_MAX_LEN,
     UNSUPPORTED_PROTOCOL_REPLY,
     DateTime,
     Frame,
     FrameDecoder,
     Pair,
     Timestamp,
+    check_greeting,
     decode_greeting,
     decode_packet,
     dumps,
@@ -67,10 +69,13 @@ __all__ = [
     "Frame",
     "FrameDecoder",
     "FrameError",
+    "GREETING_MAX_LEN",
     "PacketError",
     "Pair",
     "Timestamp",
     "UNSUPPORTED_PROTOCOL_REPLY",
+    "UnsupportedProtocolError",
+    "check_greeting",
     "decode_greeting",
     "decode_packet",
     "dump",

@@ -32,3 +32,16 @@ class FrameError(ValueError):
 
 class PacketError(ValueError):
     """A JTE packet that cannot be read or written."""
+
+
+class UnsupportedProtocolError(FrameError):
+    """A valid greeting for a protocol this side does not speak (raised by
+    ``check_greeting``): write ``UNSUPPORTED_PROTOCOL_REPLY``, then close.
+    ``protocol`` is the protocol asked for."""
+
+    def __init__(self, protocol):
+        super().__init__(f"unsupported protocol {protocol!r}")
+        self.protocol = protocol
+
+    def __reduce__(self):
+        return self.__class__, (self.protocol,)
