@@ -940,6 +940,16 @@ fn timestamp_digits(t: &jtoo::Timestamp) -> u32 {
     }
 }
 
+/// The transfer text as a JavaScript string: from UTF-16 when it is not
+/// ASCII (V8 then copies instead of decoding UTF-8 in two passes).
+fn transfer_string<'e>(env: &'e Env, json: &str) -> Result<Unknown<'e>> {
+    if json.is_ascii() {
+        return Ok(env.create_string(json)?.to_unknown());
+    }
+    let units: Vec<u16> = json.encode_utf16().collect();
+    Ok(env.create_string_utf16(units)?.to_unknown())
+}
+
 /// The value for `index.js`: transfer JSON text, or (see [`Transfer::run`])
 /// `[value]` built node by node.
 fn hand_over<'e>(
@@ -949,7 +959,7 @@ fn hand_over<'e>(
     size_hint: usize,
 ) -> Result<Unknown<'e>> {
     match Transfer::new(size_hint).run(v) {
-        Some(json) => Ok(env.create_string(json)?.to_unknown()),
+        Some(json) => transfer_string(env, &json),
         None => {
             let mut wrapper = env.create_array(1)?;
             wrapper.set(0, Cx::new(env, ctx)?.to_js(v)?)?;
@@ -1000,7 +1010,7 @@ fn parse_document<'e>(
     match walked {
         Ok(()) => {
             if let Some(json) = direct.t.finish() {
-                return Ok(env.create_string(json)?.to_unknown());
+                return transfer_string(env, &json);
             }
         }
         Err(VisitError::Parse(e)) => return decode_error(env, &e, ctx),
