@@ -4,7 +4,6 @@
 use std::io::Write;
 use std::process::Output;
 
-
 use crate::common::{jtoo, spawn, temp_file};
 
 /// Runs jtoo with `args` followed by the paths of `files`.
@@ -13,7 +12,6 @@ fn jtoo_on_files(args: &[&str], files: &[&std::path::Path]) -> Output {
     all.extend(files.iter().map(|f| f.to_str().unwrap()));
     jtoo(&all, b"")
 }
-
 
 #[test]
 fn fmt_writes_canonical_text_and_a_newline() {

@@ -22,7 +22,6 @@ const CONFIG: &str = "\
 ]
 ";
 
-
 fn run(args: &[&str]) -> Output {
     jtoo(args, b"")
 }

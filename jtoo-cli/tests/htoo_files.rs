@@ -28,7 +28,6 @@ const PRETTY: &str = "\
 ]
 ";
 
-
 fn run(args: &[&str]) -> Output {
     jtoo(args, b"")
 }

@@ -5,7 +5,6 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-
 use crate::common::jtoo;
 
 /// `jtoo jte serve` on a free loopback port; killed on drop.

@@ -1,9 +1,9 @@
 //! jtoo-cli's integration tests, one module per file, in one test binary:
 //! one link instead of one per file (the tests with a `main` of their
 //! own, or a global allocator, stay separate binaries; see Cargo.toml).
-mod common;
 mod bounded;
 mod cli;
+mod common;
 mod edit;
 mod htoo_files;
 mod in_place;

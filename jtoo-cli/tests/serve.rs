@@ -3,104 +3,14 @@
 //! shell `ulimit`, and checks what clients see and what it logs.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use jtoo_frame::Frame;
 use jtoo_frame::server::BUSY_REPLY;
-use jtoo_frame::{Frame, Greeting};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A running `jtoo frame serve`, killed when dropped.
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Serve {
-    /// Starts the server under `ulimit` settings (`-v KiB`, `-n fds`,
-    /// or none) with extra flags.
-    fn start(ulimit: &str, flags: &[&str]) -> Serve {
-        let script = format!(
-            "{ulimit} exec \"$0\" frame serve --listen 127.0.0.1:0 --protocol echo/1 \"$@\"",
-            ulimit = if ulimit.is_empty() {
-                String::new()
-            } else {
-                format!("ulimit {ulimit} &&")
-            }
-        );
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .arg(env!("CARGO_BIN_EXE_jtoo"))
-            .args(flags)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn jtoo frame serve");
-        let stderr = child.stderr.take().unwrap();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let (tx, rx) = mpsc::channel();
-        let lines = log.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                if let Some(rest) = line.strip_prefix("listening on ") {
-                    let addr = rest.split(',').next().unwrap_or_default().to_owned();
-                    let _ = tx.send(addr);
-                }
-                lines.lock().unwrap().push(line);
-            }
-        });
-        let addr = rx
-            .recv_timeout(Duration::from_secs(60))
-            .expect("the server says where it listens")
-            .parse()
-            .unwrap();
-        Serve { child, addr, log }
-    }
-
-    /// A connection that has sent its greeting.
-    fn greeted(&self) -> TcpStream {
-        let mut s = TcpStream::connect(self.addr).unwrap();
-        let greeting = Greeting::new("echo/1")
-            .to_frame()
-            .unwrap()
-            .to_bytes()
-            .unwrap();
-        s.write_all(&greeting).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        s
-    }
-
-    fn echoes(&self, frame: &Frame) {
-        let mut s = self.greeted();
-        let bytes = frame.to_bytes().unwrap();
-        s.write_all(&bytes).unwrap();
-        let mut back = vec![0u8; bytes.len()];
-        s.read_exact(&mut back).unwrap();
-        assert_eq!(back, bytes);
-    }
-
-    fn is_running(&mut self) -> bool {
-        self.child.try_wait().unwrap().is_none()
-    }
-
-    fn log_lines(&self, needle: &str) -> usize {
-        let log = self.log.lock().unwrap();
-        log.iter().filter(|l| l.contains(needle)).count()
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::common::server::Serve;
 
 /// Issue 22 defects 1 and 2: under a 1 GiB address-space limit, header-only
 /// clients declaring the largest frame (`ffffff ffffff `) used to make the
@@ -108,10 +18,10 @@ impl Drop for Serve {
 /// script runs 1,000.)
 #[test]
 fn a_memory_limited_server_survives_header_only_clients() {
-    let mut serve = Serve::start("-v 1048576", &["--quiet"]);
+    let mut serve = Serve::frame("-v 1048576", &["--quiet"]);
     let clients: Vec<TcpStream> = (0..120)
         .map(|_| {
-            let mut s = serve.greeted();
+            let mut s = serve.greeted("echo/1");
             s.write_all(b"ffffff ffffff ").unwrap();
             s
         })
@@ -126,15 +36,15 @@ fn a_memory_limited_server_survives_header_only_clients() {
 
 #[test]
 fn over_the_connection_cap_clients_get_the_busy_reply() {
-    let serve = Serve::start("", &["--max-connections", "3"]);
-    let held: Vec<TcpStream> = (0..3).map(|_| serve.greeted()).collect();
+    let serve = Serve::frame("", &["--max-connections", "3"]);
+    let held: Vec<TcpStream> = (0..3).map(|_| serve.greeted("echo/1")).collect();
     // The three are established once each echoes.
     for mut s in &held {
         s.write_all(&Frame::empty().to_bytes().unwrap()).unwrap();
         let mut back = [0u8; 16];
         s.read_exact(&mut back).unwrap();
     }
-    let mut extra = TcpStream::connect(serve.addr).unwrap();
+    let mut extra = TcpStream::connect(&serve.addr).unwrap();
     extra
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
@@ -145,7 +55,7 @@ fn over_the_connection_cap_clients_get_the_busy_reply() {
     // The slots come back (the server notices the closes soon after).
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let mut s = serve.greeted();
+        let mut s = serve.greeted("echo/1");
         s.write_all(&Frame::empty().to_bytes().unwrap()).unwrap();
         let mut back = [0u8; 16];
         match s.read_exact(&mut back) {
@@ -160,15 +70,15 @@ fn over_the_connection_cap_clients_get_the_busy_reply() {
 
 #[test]
 fn idle_and_frame_timeouts_close_connections() {
-    let serve = Serve::start("", &["--idle-timeout", "1", "--frame-timeout", "1"]);
+    let serve = Serve::frame("", &["--idle-timeout", "1", "--frame-timeout", "1"]);
     // Idle after the greeting: the server closes (EOF, not our 60 s read
     // timeout).
-    let mut idle = serve.greeted();
+    let mut idle = serve.greeted("echo/1");
     let mut rest = Vec::new();
     idle.read_to_end(&mut rest).unwrap();
     assert!(rest.is_empty());
     // A frame started and never finished: closed too.
-    let mut partial = serve.greeted();
+    let mut partial = serve.greeted("echo/1");
     partial.write_all(b"000000 000010  abc").unwrap();
     partial.read_to_end(&mut rest).unwrap();
     assert!(rest.is_empty());
@@ -182,11 +92,11 @@ fn idle_and_frame_timeouts_close_connections() {
 /// at most about once a second.
 #[test]
 fn out_of_descriptors_the_server_backs_off_and_recovers() {
-    let mut serve = Serve::start("-n 40", &["--quiet"]);
+    let mut serve = Serve::frame("-n 40", &["--quiet"]);
     let started = Instant::now();
     let mut held = Vec::new();
     for _ in 0..80 {
-        match TcpStream::connect(serve.addr) {
+        match TcpStream::connect(&serve.addr) {
             Ok(s) => held.push(s),
             Err(_) => break,
         }
@@ -210,14 +120,14 @@ fn out_of_descriptors_the_server_backs_off_and_recovers() {
 /// `String` without limit; under a 1 GiB address-space cap that aborted).
 #[test]
 fn frame_connect_refuses_an_endless_stdin_line() {
-    let serve = Serve::start("", &["--quiet"]);
+    let serve = Serve::frame("", &["--quiet"]);
     let script = "ulimit -v 1048576 && head -c 3000000000 /dev/zero | tr '\\0' a \
                   | \"$0\" frame connect --addr \"$1\" --protocol echo/1";
     let out = Command::new("sh")
         .arg("-c")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_jtoo"))
-        .arg(serve.addr.to_string())
+        .arg(&serve.addr)
         .output()
         .expect("run jtoo frame connect");
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -1,9 +1,11 @@
 //! Running the `jtoo` binary from the CLI's test crates.
 
+pub mod server;
+
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Starts jtoo with `args` and all three streams piped.
 pub fn spawn(args: &[&str]) -> Child {
