@@ -144,15 +144,9 @@ fn jte_serve_listens_with_a_backlog_of_4096() {
 /// timeout against a 600 s frame timeout).
 #[test]
 fn frame_serve_slow_senders_cannot_lock_new_clients_out() {
-    let serve = Serve::start(
+    let serve = Serve::frame(
         "-v 1048576",
         &[
-            "frame",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--protocol",
-            "echo/1",
             "--memory-budget-mib",
             "8",
             "--frame-timeout",
