@@ -275,6 +275,20 @@ pub struct Target {
     pub path: String,
 }
 
+impl Target {
+    /// Loads FILE and parses PATH, what `get`, `set` and `rm` do first;
+    /// `in_place`: the command is to rewrite FILE, which stdin cannot be.
+    pub fn open(&self, in_place: bool) -> Status<(Loaded, Vec<String>)> {
+        if in_place && self.file.as_os_str() == "-" {
+            say!("jtoo: --in-place needs a FILE, not stdin");
+            return Err(2);
+        }
+        let loaded = load(&self.file, Syntax::new(self.htoo))?;
+        let steps = parse_pointer(&self.path).map_err(|why| refuse(&loaded.name, why))?;
+        Ok((loaded, steps))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{parse_pointer, pointer, position};

@@ -1,7 +1,7 @@
 //! `jtoo get [--htoo] [--json] FILE PATH`: one value of a document.
 
-use crate::edit::{Target, load, parse_pointer, refuse, resolve};
-use crate::io::{Out, Status, Syntax};
+use crate::edit::{Target, refuse, resolve};
+use crate::io::{Out, Status};
 
 /// Arguments of `jtoo get`.
 #[derive(clap::Args)]
@@ -22,8 +22,7 @@ pub fn run(args: Args) -> u8 {
 }
 
 fn get(args: &Args) -> Status {
-    let loaded = load(&args.target.file, Syntax::new(args.target.htoo))?;
-    let steps = parse_pointer(&args.target.path).map_err(|why| refuse(&loaded.name, why))?;
+    let (loaded, steps) = args.target.open(false)?;
     let resolved = resolve(&loaded.doc, &steps).map_err(|why| refuse(&loaded.name, why))?;
     let node = match loaded.doc.get(&resolved.path) {
         Some(node) if resolved.found => node,

@@ -1,8 +1,8 @@
 //! `jtoo rm [--htoo] [--in-place] FILE PATH`: remove one item, keeping the
 //! rest of the file byte for byte.
 
-use crate::edit::{Target, load, parse_pointer, refuse, resolve, write_out};
-use crate::io::{Status, Syntax, say};
+use crate::edit::{Target, refuse, resolve, write_out};
+use crate::io::Status;
 
 /// Arguments of `jtoo rm`.
 #[derive(clap::Args)]
@@ -26,14 +26,8 @@ pub fn run(args: Args) -> u8 {
 }
 
 fn rm(args: &Args) -> Status {
-    let file = &args.target.file;
-    if args.in_place && file.as_os_str() == "-" {
-        say!("jtoo: --in-place needs a FILE, not stdin");
-        return Err(2);
-    }
-    let mut loaded = load(file, Syntax::new(args.target.htoo))?;
+    let (mut loaded, steps) = args.target.open(args.in_place)?;
     let name = loaded.name.clone();
-    let steps = parse_pointer(&args.target.path).map_err(|why| refuse(&name, why))?;
     if steps.is_empty() {
         return Err(refuse(
             &name,
@@ -48,5 +42,5 @@ fn rm(args: &Args) -> Status {
         .doc
         .remove(&resolved.path)
         .map_err(|e| refuse(&name, format!("path `{}`: {e}", args.target.path)))?;
-    write_out(&loaded, file, args.in_place)
+    write_out(&loaded, &args.target.file, args.in_place)
 }

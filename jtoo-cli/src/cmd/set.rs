@@ -1,7 +1,7 @@
 //! `jtoo set [--htoo] [--in-place] FILE PATH VALUE`: change one value,
 //! keeping the rest of the file byte for byte.
 
-use crate::edit::{Target, load, parse_pointer, refuse, resolve, write_out};
+use crate::edit::{Target, refuse, resolve, write_out};
 use crate::io::{Status, Syntax, say};
 use jtoo::PathItem;
 
@@ -33,14 +33,8 @@ pub fn run(args: Args) -> u8 {
 }
 
 fn set(args: &Args) -> Status {
-    let file = &args.target.file;
-    if args.in_place && file.as_os_str() == "-" {
-        say!("jtoo: --in-place needs a FILE, not stdin");
-        return Err(2);
-    }
-    let mut loaded = load(file, Syntax::new(args.target.htoo))?;
+    let (mut loaded, steps) = args.target.open(args.in_place)?;
     let name = loaded.name.clone();
-    let steps = parse_pointer(&args.target.path).map_err(|why| refuse(&name, why))?;
     let value = htoo::from_str(&args.value).map_err(|e| {
         Syntax::new(true).report("VALUE", args.value.as_bytes(), &e);
         let quoted = format!("\"{}\"", args.value);
@@ -67,5 +61,5 @@ fn set(args: &Args) -> Status {
         }
     };
     edited.map_err(|e| refuse(&name, format!("path `{}`: {e}", args.target.path)))?;
-    write_out(&loaded, file, args.in_place)
+    write_out(&loaded, &args.target.file, args.in_place)
 }
