@@ -1,11 +1,13 @@
 //! Node.js bindings of the JTOO core: `index.js` wraps these functions into
 //! the package's API (`parse`, `stringify`, `pretty`, `fromJson`, `toJson`,
-//! `FrameDecoder`, `encodeFrame`, `encodePacket`, `decodePacket`).
+//! `FrameDecoder`, `encodeFrame`, the greeting helpers, `encodePacket`,
+//! `decodePacket`).
 //!
 //! The binding is thin: every rule of JTOO and HTOO lives in the Rust crates
 //! (`jtoo`, `htoo`, `jtoo-frame`, `jte`, `spec-tests`). This crate converts
-//! values between `jtoo::Value` and JavaScript and turns errors into
-//! JavaScript exceptions; it never parses or checks JTOO itself.
+//! values between JTOO (a document walked by `jtoo::visit`, or a
+//! `jtoo::Value`) and JavaScript and turns errors into JavaScript
+//! exceptions; it never parses or checks JTOO itself.
 //!
 //! JavaScript classes (`Decimal`, `DateTime`, `Timestamp`, `Pair`,
 //! `DecodeError`) are defined in `index.js` and handed to every call in a

@@ -2,9 +2,11 @@
 //!
 //! Thin by rule: every grammar, encoding, frame, greeting and packet rule
 //! lives in the Rust crates (`jtoo`, `htoo`, `jtoo-frame`, `jte`); this
-//! module converts Python objects to `jtoo::Value`s and
-//! back, and Rust errors to Python exceptions. The mapping is documented in
-//! the package's README.md and in `python/jtoo/__init__.py`.
+//! module converts, and turns Rust errors into Python exceptions. `loads`
+//! makes Python objects while jtoo parses (`jtoo::visit`); `dumps` writes
+//! Python objects with jtoo's writers (`jtoo::encode::write_*`); frames,
+//! greetings and packets go through `jtoo::Value`. The mapping is
+//! documented in the package's README.md and in `python/jtoo/__init__.py`.
 #![forbid(unsafe_code)]
 
 use bytes::BytesMut;
