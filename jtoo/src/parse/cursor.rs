@@ -111,15 +111,33 @@ pub fn separator<'a>(
     list_start: &'a [u8],
     syntax: Syntax,
 ) -> PResult<'a, Next> {
-    // Strict fast path: `,` before another item, or `]`.
-    if !syntax.is_lenient() {
-        match item_end {
-            [b',', next, ..] if *next != b']' => return Ok((&item_end[1..], Next::Item)),
-            [b']', ..] => return Ok((item_end, Next::End)),
-            _ => {}
-        }
+    if !syntax.is_lenient()
+        && let Some(next) = strict_separator(item_end)
+    {
+        return Ok(next);
     }
     separator_general(item_end, list_start, syntax)
+}
+
+/// [`separator`]'s strict fast path: `,` before another item, or `]`;
+/// `None` for anything else (which [`separator`] reads in full). Also
+/// right after an item's first value, before [`pair_colon`]: a `,` or `]`
+/// there means the item is a plain value.
+///
+/// ```
+/// use jtoo::parse::cursor::{strict_separator, Next};
+/// assert_eq!(strict_separator(b",2]"), Some((&b"2]"[..], Next::Item)));
+/// assert_eq!(strict_separator(b"]"), Some((&b"]"[..], Next::End)));
+/// assert_eq!(strict_separator(b",]"), None); // an error: `separator` says which
+/// assert_eq!(strict_separator(b":2]"), None);
+/// ```
+#[inline(always)]
+pub fn strict_separator(item_end: &[u8]) -> Option<(&[u8], Next)> {
+    match item_end {
+        [b',', next, ..] if *next != b']' => Some((&item_end[1..], Next::Item)),
+        [b']', ..] => Some((item_end, Next::End)),
+        _ => None,
+    }
 }
 
 /// [`separator`] in full: HTOO, the end of input, errors.
@@ -266,15 +284,16 @@ impl<'a> Cursor<'a> {
     /// [`separator`].
     #[inline(always)]
     pub fn after_item(&mut self, start: usize) -> Result<(), ParseError> {
-        // [`separator`]'s strict fast path, on the position.
+        // [`separator`]'s strict fast path, on the position (a `]` may
+        // be the input's last byte).
         if !self.syntax.is_lenient() {
-            match self.input.get(self.pos..self.pos + 2) {
-                Some([b',', next]) if *next != b']' => {
+            match strict_separator(self.rest()) {
+                Some((_, Next::Item)) => {
                     self.pos += 1;
                     return Ok(());
                 }
-                Some([b']', _]) => return Ok(()),
-                _ => {}
+                Some((_, Next::End)) => return Ok(()),
+                None => {}
             }
         }
         self.after_item_general(start)

@@ -55,16 +55,19 @@ impl Scratch {
     /// and whose first pair is at `pairs[pairs_base]` into that list.
     fn take(&mut self, base: usize, pairs_base: usize) -> List {
         let pairs = self.pairs.len() - pairs_base;
-        if base == 0 && pairs == 0 {
-            // The outermost list of plain values (the shape of a huge
-            // document): its items are the whole stack, which becomes the
-            // list itself (shrunk in place) instead of being copied.
-            return List::from_values_vec(std::mem::take(&mut self.values));
+        if pairs == 0 {
+            if base == 0 {
+                // The outermost list of plain values (the shape of a huge
+                // document): its items are the whole stack, which becomes
+                // the list itself (shrunk in place) instead of being copied.
+                return List::from_values_vec(std::mem::take(&mut self.values));
+            }
+            // One exact-size allocation and one copy (`Drain` and `collect`
+            // cost more per item).
+            return List::from_values_vec(self.values.split_off(base));
         }
         let values = self.values.drain(base..);
-        let list = if pairs == 0 {
-            List::from_values(values)
-        } else if 2 * pairs == values.len() {
+        let list = if 2 * pairs == values.len() {
             List::from_pair_values(values)
         } else {
             let starts = self.pairs.get(pairs_base..).unwrap_or_default();
@@ -183,18 +186,29 @@ fn list_text<'a>(
         // An item: its first value goes straight onto the scratch stack.
         let key = scratch.values.len();
         let r = push_item_value(rest, syntax, depth, scratch, known)?;
-        let (r, pair) = cursor::pair_colon(r, input, syntax, || {
-            scratch.values.last().is_some_and(Value::is_ambiguous_key)
-        })?;
-        let r = if pair {
-            scratch.pairs.push(key);
-            push_item_value(r, syntax, depth, scratch, known)?
-        } else {
-            r
+        // Strict: a `,` or `]` right after the value ends a plain item.
+        let next = match syntax {
+            Syntax::Strict => cursor::strict_separator(r),
+            Syntax::Lenient => None,
         };
-        match cursor::separator(r, input, syntax)? {
-            (r, Next::Item) => rest = r,
-            (r, Next::End) => return Ok((&r[1..], Value::List(scratch.take(base, pairs_base)))),
+        let (r, next) = match next {
+            Some(next) => next,
+            None => {
+                let (r, pair) = cursor::pair_colon(r, input, syntax, || {
+                    scratch.values.last().is_some_and(Value::is_ambiguous_key)
+                })?;
+                let r = if pair {
+                    scratch.pairs.push(key);
+                    push_item_value(r, syntax, depth, scratch, known)?
+                } else {
+                    r
+                };
+                cursor::separator(r, input, syntax)?
+            }
+        };
+        match next {
+            Next::Item => rest = r,
+            Next::End => return Ok((&r[1..], Value::List(scratch.take(base, pairs_base)))),
         }
     }
 }
@@ -202,8 +216,9 @@ fn list_text<'a>(
 /// Parses a list item's value (the input is not empty: see
 /// [`cursor::open`]) and pushes it onto `scratch`;
 /// returns the rest of the input. Scalars are built in place rather than
-/// returned through a large `Result`.
-#[inline]
+/// returned through a large `Result`. Inline in [`list_text`]: its frame is
+/// set up once per list, not once per item.
+#[inline(always)]
 fn push_item_value<'a>(
     input: &'a [u8],
     syntax: Syntax,
@@ -217,7 +232,28 @@ fn push_item_value<'a>(
             scratch.values.push(v);
             Ok(r)
         }
+        Some(b'-' | b'0'..=b'9') if !syntax.is_lenient() => push_number(input, scratch, known),
         _ => push_scalar(input, syntax, scratch, known),
+    }
+}
+
+/// A strict number: the common case inline (canada's hundred thousand
+/// coordinates), the rest through the full production. Out of line in
+/// unoptimized builds, where the inlined scanner's locals would be part of
+/// every nesting level's stack frame.
+#[cfg_attr(debug_assertions, inline(never))]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn push_number<'a>(
+    input: &'a [u8],
+    scratch: &mut Scratch,
+    known: Known<'a>,
+) -> Result<&'a [u8], nom::Err<super::ParseError>> {
+    match super::number::strict_number_prefix(input) {
+        Some((rest, n)) => {
+            scratch.values.push(Value::from(n));
+            Ok(rest)
+        }
+        None => push_scalar(input, Syntax::Strict, scratch, known),
     }
 }
 

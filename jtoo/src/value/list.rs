@@ -592,29 +592,63 @@ impl Extend<Item> for List {
 }
 
 impl Drop for List {
-    /// Drops nested lists from a heap stack instead of recursing: each
-    /// list's nested lists are emptied into the stack before it is freed.
+    /// A list holding no non-empty list (most lists: the leaves) is freed
+    /// by its fields' own drop, which meets only empty lists; others go to
+    /// [`drop_nested`], which frees nested lists from a heap stack instead
+    /// of recursing.
+    #[inline]
     fn drop(&mut self) {
-        let mut pending: Vec<Repr> = Vec::new();
-        let mut current = self.take();
-        loop {
-            detach_lists(&mut current, &mut pending);
-            drop(current);
-            // Every list in `current` was empty when it was freed.
-            match pending.pop() {
-                Some(next) => current = next,
-                None => return,
-            }
+        if holds_lists(&self.0) {
+            drop_nested(self.take());
         }
     }
 }
 
-/// Moves the storage of every non-empty list directly inside `items`
-/// (plain values, pair keys and pair values) to `pending`.
+/// Frees `current` and every list nested in it without recursing: each
+/// list's nested lists that hold lists themselves are moved to a stack
+/// before it is freed, so what its fields' drop meets are leaves.
+#[inline(never)]
+fn drop_nested(mut current: Repr) {
+    let mut pending: Vec<Repr> = Vec::new();
+    loop {
+        detach_lists(&mut current, &mut pending);
+        drop(current);
+        match pending.pop() {
+            Some(next) => current = next,
+            None => return,
+        }
+    }
+}
+
+/// Whether `v` is a list with a non-empty list directly inside it.
+#[inline]
+fn is_branch(v: &Value) -> bool {
+    matches!(v, Value::List(l) if holds_lists(&l.0))
+}
+
+/// Whether a non-empty list stands directly in `items` (as a plain value,
+/// a pair key or a pair value).
+#[inline(always)]
+fn holds_lists(items: &Repr) -> bool {
+    let is_list = |v: &Value| matches!(v, Value::List(l) if !l.is_empty());
+    match items {
+        Repr::Values(values) => values.iter().any(is_list),
+        Repr::Pairs(pairs) => pairs.iter().any(|p| is_list(&p.key) || is_list(&p.value)),
+        Repr::Mixed(mixed) => mixed.iter().any(|item| match item {
+            Item::Value(v) => is_list(v),
+            Item::Pair(p) => is_list(&p.key) || is_list(&p.value),
+        }),
+    }
+}
+
+/// Moves the storage of every list directly inside `items` (plain values,
+/// pair keys and pair values) that itself holds a non-empty list to
+/// `pending`. The leaves stay: dropping `items` frees them without
+/// recursing further (see [`holds_lists`]).
 fn detach_lists(items: &mut Repr, pending: &mut Vec<Repr>) {
     let mut take = |v: &mut Value| {
-        if let Value::List(l) = v
-            && !l.is_empty()
+        if is_branch(v)
+            && let Value::List(l) = v
         {
             pending.push(l.take());
         }

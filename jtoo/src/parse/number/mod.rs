@@ -40,6 +40,16 @@ pub fn number(input: &[u8], syntax: Syntax) -> PResult<'_, Number> {
     number_general(input, syntax)
 }
 
+/// The strict grammar's common case of [`number`] alone: the number and
+/// the rest after it, or `None` when the input needs the full production
+/// (which may still accept it, or say what is wrong). Never accepts what
+/// [`number`] refuses; for callers that keep the full production out of
+/// line.
+#[inline(always)]
+pub(crate) fn strict_number_prefix(input: &[u8]) -> Option<(&[u8], Number)> {
+    strict_fast(input, Syntax::Strict).map(|(rest, s)| (rest, s.number()))
+}
+
 /// Parses a number (as [`number`]) straight to the nearest `f64`, correctly
 /// rounded: what a deserializer asking for a float wants, without building
 /// a [`Decimal`] on the common path. Same grammar and errors as [`number`].
