@@ -3,7 +3,6 @@
 //! same value; an invalid one has exactly the parser's error, message and
 //! position, as its one diagnostic.
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::{Client, doc};

@@ -1,6 +1,5 @@
 //! Each capability of the server, over JSON-RPC on an in-memory connection.
 
-
 use crate::common::{Client, at, doc, range_json};
 use serde_json::{Value as Json, json};
 

@@ -4,7 +4,6 @@
 //! client would have, checked at the end against the same text opened
 //! whole.
 
-
 use crate::common::{Client, at, doc, range_json};
 use serde_json::{Value as Json, json};
 
