@@ -45,6 +45,14 @@ pub struct Deserializer<'de> {
     last: jtoo::Position,
 }
 
+/// The position of the input's first byte (what `Position::of(b"", 0)`
+/// computes, without computing it for every document).
+const START: jtoo::Position = jtoo::Position {
+    offset: 0,
+    line: 1,
+    column: 1,
+};
+
 impl<'de> Deserializer<'de> {
     /// Reads strict JTOO from bytes.
     pub fn from_slice(input: &'de [u8]) -> Self {
@@ -55,7 +63,7 @@ impl<'de> Deserializer<'de> {
         Deserializer {
             cur: Cursor::with_known(input, known, Syntax::Strict, Options::DEFAULT_MAX_DEPTH),
             keys: KeyStack::default(),
-            last: jtoo::Position::of(b"", 0),
+            last: START,
         }
     }
 
@@ -76,7 +84,7 @@ impl<'de> Deserializer<'de> {
                 Options::DEFAULT_MAX_DEPTH,
             ),
             keys: KeyStack::default(),
-            last: jtoo::Position::of(b"", 0),
+            last: START,
         }
     }
 
@@ -90,7 +98,7 @@ impl<'de> Deserializer<'de> {
                 Options::DEFAULT_MAX_DEPTH,
             ),
             keys: KeyStack::default(),
-            last: jtoo::Position::of(b"", 0),
+            last: START,
         }
     }
 
@@ -202,8 +210,22 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    #[inline]
+    /// The string at the current position: borrowed from the input, in one
+    /// scan, when it has no escapes (the common case, inline), else read in
+    /// full.
+    #[inline(always)]
     fn parse_string(&mut self) -> Result<Cow<'de, str>> {
+        match parse::string::plain_at(self.cur.input, self.cur.known, self.cur.pos) {
+            Some((end, s)) => {
+                self.cur.pos = end;
+                Ok(Cow::Borrowed(s))
+            }
+            None => self.parse_string_general(),
+        }
+    }
+
+    #[inline(never)]
+    fn parse_string_general(&mut self) -> Result<Cow<'de, str>> {
         let known = self.cur.known;
         self.run(|input, syntax| parse::string::string_in(input, syntax, known))
     }

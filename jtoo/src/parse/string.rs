@@ -176,6 +176,41 @@ pub fn string_in<'a>(
     }
 }
 
+/// The common case of [`string_in`] for readers that keep a position in
+/// the whole document `input` (whose [`Known`] facts are `known`): the
+/// string whose `"` is at `input[pos]` when it has no escapes and the
+/// document was checked to be UTF-8 with its text at hand. Returns where
+/// the string ends (after its closing `"`) and its text, sliced out of the
+/// document; `None` for anything else, which [`string_in`] then reads in
+/// full (it may still accept it, or say what is wrong). One scan of the
+/// bytes, no second UTF-8 check.
+///
+/// ```
+/// use jtoo::parse::string::{plain_at, Known};
+/// let doc = br#"["k":"v","e\22"]"#;
+/// let known = Known::check(doc);
+/// assert_eq!(plain_at(doc, known, 1), Some((4, "k")));
+/// assert_eq!(plain_at(doc, known, 5), Some((8, "v")));
+/// assert_eq!(plain_at(doc, known, 9), None); // an escape
+/// assert_eq!(plain_at(doc, Known::NOTHING, 1), None);
+/// ```
+#[inline(always)]
+pub fn plain_at<'a>(input: &'a [u8], known: Known<'a>, pos: usize) -> Option<(usize, &'a str)> {
+    let text = known.text?;
+    // `known` must describe `input` itself (same memory).
+    if text.as_ptr() != input.as_ptr() || text.len() != input.len() {
+        return None;
+    }
+    let start = pos + 1;
+    let body = input.get(start..)?;
+    let n = find_special(body)?;
+    if body.get(n) != Some(&b'"') {
+        return None;
+    }
+    // Both ends are next to an ASCII `"`: char boundaries of the text.
+    Some((start + n + 1, text.get(start..start + n)?))
+}
+
 /// Checks a string (starting at its `"`) in a document known to be UTF-8,
 /// without building it; returns the input after the closing `"`.
 pub(crate) fn skip_valid(
