@@ -284,15 +284,17 @@ impl<'a> Cursor<'a> {
     /// [`separator`].
     #[inline(always)]
     pub fn after_item(&mut self, start: usize) -> Result<(), ParseError> {
-        // [`separator`]'s strict fast path, on the position (a `]` may
-        // be the input's last byte).
+        // [`strict_separator`], on the position (a `]` may be the input's
+        // last byte).
         if !self.syntax.is_lenient() {
-            match strict_separator(self.rest()) {
-                Some((_, Next::Item)) => {
+            match self.input.get(self.pos..self.pos + 2) {
+                Some([b',', next]) if *next != b']' => {
                     self.pos += 1;
                     return Ok(());
                 }
-                Some((_, Next::End)) => return Ok(()),
+                Some([b']', _]) => return Ok(()),
+                Some(_) => {}
+                None if self.peek() == Some(b']') => return Ok(()),
                 None => {}
             }
         }
