@@ -594,7 +594,7 @@ impl Extend<Item> for List {
 impl Drop for List {
     /// A list holding no non-empty list (most lists: the leaves) is freed
     /// by its fields' own drop, which meets only empty lists; others go to
-    /// [`drop_nested`], which frees nested lists from a heap stack instead
+    /// `drop_nested`, which frees nested lists from a heap stack instead
     /// of recursing.
     #[inline]
     fn drop(&mut self) {
