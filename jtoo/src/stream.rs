@@ -98,6 +98,12 @@ impl<'a> Scalar<'a> {
         self.text
     }
 
+    /// Whether [`Scalar::text`] is strict JTOO, hence the value's one
+    /// canonical spelling.
+    pub(crate) fn is_strict(&self) -> bool {
+        !self.syntax.is_lenient()
+    }
+
     /// The scalar as a [`Value`].
     ///
     /// # Errors

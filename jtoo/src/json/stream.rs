@@ -689,7 +689,57 @@ enum Owned {
     Open,
     Close,
     Colon,
-    Scalar(crate::Value),
+    Scalar(Held),
+}
+
+/// A scalar of the second pass. At most two are held at a time (the
+/// current event and the one read ahead), so strict ones keep their text
+/// in one of two reused buffers, alternately: no [`crate::Value`] (and no
+/// allocation) per scalar.
+enum Held {
+    /// Canonical strict JTOO text, in `texts[slot]`.
+    Text(usize),
+    /// An HTOO scalar, read as a value.
+    Value(crate::Value),
+}
+
+/// Appends, as JSON, the scalar whose canonical strict JTOO text is
+/// `text`: what [`text::write_json_scalar`] writes for its value, or, for
+/// a key, [`text::write_json_str`] of a string key or of the key's JTOO
+/// text.
+fn write_canonical_scalar(chunk: &mut String, text: &[u8], key: bool) -> Result<(), Error> {
+    let utf8 = || {
+        std::str::from_utf8(text).map_err(|_| {
+            Error::new(ErrorKind::Unencodable(
+                "the document changed between passes",
+            ))
+        })
+    };
+    match text.first() {
+        Some(b'"') => {
+            let s = match crate::parse::string::string(text, crate::parse::Syntax::Strict) {
+                Ok((_, s)) => s,
+                Err(e) => {
+                    return Err(crate::parse::unwrap_nom_err(e, text).into_error(text));
+                }
+            };
+            text::write_json_str(chunk, &s);
+        }
+        _ if key => text::write_json_str(chunk, utf8()?),
+        Some(b'Y') => chunk.push_str("true"),
+        Some(b'N') => chunk.push_str("false"),
+        // Lower-case hex after the `B`: the JSON string of the bytes.
+        Some(b'B') => {
+            chunk.push('"');
+            chunk.push_str(utf8()?.get(1..).unwrap_or_default());
+            chunk.push('"');
+        }
+        // The exact digits, ungrouped (`to_plain_string`).
+        Some(b'-' | b'0'..=b'9') => chunk.extend(utf8()?.chars().filter(|&c| c != '_')),
+        // Dates, times and timestamps: their JTOO text as a string.
+        _ => text::write_json_str(chunk, utf8()?),
+    }
+    Ok(())
 }
 
 /// An open list of the second pass.
@@ -736,13 +786,24 @@ pub fn write_json<R: Read>(
             "the document changed between passes",
         ))
     };
-    let next = |reader: &mut crate::stream::Reader<R>| -> Result<Option<Owned>, Error> {
+    let mut texts: [Vec<u8>; 2] = Default::default();
+    let mut slot = 0usize;
+    let mut next = |reader: &mut crate::stream::Reader<R>,
+                    texts: &mut [Vec<u8>; 2]|
+     -> Result<Option<Owned>, Error> {
         Ok(match reader.next_event()? {
             None => None,
             Some(E::Open) => Some(Owned::Open),
             Some(E::Close) => Some(Owned::Close),
             Some(E::Colon) => Some(Owned::Colon),
-            Some(E::Scalar(s)) => Some(Owned::Scalar(s.to_value()?)),
+            Some(E::Scalar(s)) if s.is_strict() => {
+                slot ^= 1;
+                let t = &mut texts[slot];
+                t.clear();
+                t.extend_from_slice(s.text());
+                Some(Owned::Scalar(Held::Text(slot)))
+            }
+            Some(E::Scalar(s)) => Some(Owned::Scalar(Held::Value(s.to_value()?))),
         })
     };
     let mut chunk = String::with_capacity(LOOKAHEAD + 64);
@@ -752,7 +813,7 @@ pub fn write_json<R: Read>(
     loop {
         let event = match pending.take() {
             Some(e) => e,
-            None => match next(reader)? {
+            None => match next(reader, &mut texts)? {
                 Some(e) => e,
                 None => break,
             },
@@ -770,7 +831,7 @@ pub fn write_json<R: Read>(
                 || match &event {
                     Owned::Open => bit(&shapes.key, lists),
                     _ => {
-                        pending = next(reader)?;
+                        pending = next(reader, &mut texts)?;
                         matches!(pending, Some(Owned::Colon))
                     }
                 };
@@ -780,7 +841,10 @@ pub fn write_json<R: Read>(
             }
         }
         match event {
-            Owned::Scalar(v) if key => match &v {
+            Owned::Scalar(Held::Text(i)) if key => {
+                write_canonical_scalar(&mut chunk, &texts[i], true)?;
+            }
+            Owned::Scalar(Held::Value(v)) if key => match &v {
                 crate::Value::String(s) => text::write_json_str(&mut chunk, s),
                 other => text::write_json_str(&mut chunk, &other.to_string()),
             },
@@ -810,7 +874,11 @@ pub fn write_json<R: Read>(
                 chunk.push(if f.object { '}' } else { ']' });
                 end_value(&mut open, &mut chunk);
             }
-            Owned::Scalar(v) => {
+            Owned::Scalar(Held::Text(i)) => {
+                write_canonical_scalar(&mut chunk, &texts[i], false)?;
+                end_value(&mut open, &mut chunk);
+            }
+            Owned::Scalar(Held::Value(v)) => {
                 text::write_json_scalar(&mut chunk, &v);
                 end_value(&mut open, &mut chunk);
             }
