@@ -151,9 +151,7 @@ class FrameError extends Error {
   constructor (message, offset, line, column) {
     super(message)
     this.name = 'FrameError'
-    this.offset = offset
-    this.line = line
-    this.column = column
+    placeError(this, offset, line, column)
   }
 }
 
@@ -162,10 +160,15 @@ class PacketError extends Error {
   constructor (message, offset, line, column) {
     super(message)
     this.name = 'PacketError'
-    this.offset = offset
-    this.line = line
-    this.column = column
+    placeError(this, offset, line, column)
   }
+}
+
+/** Sets the place fields a frame or packet error carries (null: no place). */
+function placeError (error, offset, line, column) {
+  error.offset = offset
+  error.line = line
+  error.column = column
 }
 
 /** A first frame that is not a valid greeting: drop the connection. */
