@@ -569,9 +569,11 @@ pub fn write_jtoo(
 /// What JTOO → JSON needs to know about each list before writing its
 /// first byte, learnt by a first pass over the document
 /// ([`Shapes::read`]): whether it is a record (non-empty, every item a
-/// pair: a JSON object) and whether it is a pair's key (written as its JTOO
-/// text). Two bits per list in document order, so a 64th of the input at
-/// worst.
+/// pair: a JSON object), whether it is a pair's key (written as its JTOO
+/// text), and whether it is a list of another kind that holds pairs (its
+/// plain scalars are then read one event ahead, to see whether a `:`
+/// follows). Three bits per list in document order, held up to the last
+/// list that has one set.
 ///
 /// ```
 /// use jtoo::json::stream::{Shapes, write_json};
@@ -587,6 +589,8 @@ pub fn write_jtoo(
 pub struct Shapes {
     record: Vec<u64>,
     key: Vec<u64>,
+    /// Not a record, but holds a pair.
+    mixed: Vec<u64>,
     lists: usize,
 }
 
@@ -628,33 +632,36 @@ impl Shapes {
         use crate::stream::Event as E;
         let mut shapes = Shapes::default();
         let mut open: Vec<Counted> = Vec::new();
+        // The last event was a `:`: the next value is a pair's, not an item.
         let mut after_colon = false;
+        // The last event closed this list.
         let mut closed: Option<usize> = None;
         while let Some(event) = reader.next_event()? {
-            let value = matches!(event, E::Open | E::Scalar(_));
-            if value
-                && !after_colon
-                && let Some(f) = open.last_mut()
-            {
-                f.items += 1;
-            }
-            if value {
-                after_colon = false;
-            }
-            let just_closed = closed.take();
             match event {
-                E::Open => {
-                    open.push(Counted {
-                        index: shapes.lists,
-                        items: 0,
-                        pairs: 0,
-                    });
-                    shapes.lists += 1;
+                E::Open | E::Scalar(_) => {
+                    if !after_colon && let Some(f) = open.last_mut() {
+                        f.items += 1;
+                    }
+                    after_colon = false;
+                    closed = None;
+                    if event == E::Open {
+                        open.push(Counted {
+                            index: shapes.lists,
+                            items: 0,
+                            pairs: 0,
+                        });
+                        shapes.lists += 1;
+                    }
                 }
                 E::Close => {
                     if let Some(f) = open.pop() {
-                        if f.items > 0 && f.items == f.pairs {
-                            set_bit(&mut shapes.record, f.index);
+                        if f.pairs > 0 {
+                            let bits = if f.items == f.pairs {
+                                &mut shapes.record
+                            } else {
+                                &mut shapes.mixed
+                            };
+                            set_bit(bits, f.index);
                         }
                         closed = Some(f.index);
                     }
@@ -663,12 +670,11 @@ impl Shapes {
                     if let Some(f) = open.last_mut() {
                         f.pairs += 1;
                     }
-                    if let Some(i) = just_closed {
+                    if let Some(i) = closed.take() {
                         set_bit(&mut shapes.key, i);
                     }
                     after_colon = true;
                 }
-                E::Scalar(_) => {}
             }
         }
         Ok(shapes)
@@ -684,72 +690,18 @@ impl Shapes {
     }
 }
 
-/// An event of the second pass, without its borrow.
-enum Owned {
-    Open,
-    Close,
-    Colon,
-    Scalar(Held),
-}
-
-/// A scalar of the second pass. At most two are held at a time (the
-/// current event and the one read ahead), so strict ones keep their text
-/// in one of two reused buffers, alternately: no [`crate::Value`] (and no
-/// allocation) per scalar.
-enum Held {
-    /// Canonical strict JTOO text, in `texts[slot]`.
-    Text(usize),
-    /// An HTOO scalar, read as a value.
-    Value(crate::Value),
-}
-
-/// Appends, as JSON, the scalar whose canonical strict JTOO text is
-/// `text`: what [`text::write_json_scalar`] writes for its value, or, for
-/// a key, [`text::write_json_str`] of a string key or of the key's JTOO
-/// text.
-fn write_canonical_scalar(chunk: &mut String, text: &[u8], key: bool) -> Result<(), Error> {
-    let utf8 = || {
-        std::str::from_utf8(text).map_err(|_| {
-            Error::new(ErrorKind::Unencodable(
-                "the document changed between passes",
-            ))
-        })
-    };
-    match text.first() {
-        Some(b'"') => {
-            let s = match crate::parse::string::string(text, crate::parse::Syntax::Strict) {
-                Ok((_, s)) => s,
-                Err(e) => {
-                    return Err(crate::parse::unwrap_nom_err(e, text).into_error(text));
-                }
-            };
-            text::write_json_str(chunk, &s);
-        }
-        _ if key => text::write_json_str(chunk, utf8()?),
-        Some(b'Y') => chunk.push_str("true"),
-        Some(b'N') => chunk.push_str("false"),
-        // Lower-case hex after the `B`: the JSON string of the bytes.
-        Some(b'B') => {
-            chunk.push('"');
-            chunk.push_str(utf8()?.get(1..).unwrap_or_default());
-            chunk.push('"');
-        }
-        // The exact digits, ungrouped (`to_plain_string`).
-        Some(b'-' | b'0'..=b'9') => chunk.extend(utf8()?.chars().filter(|&c| c != '_')),
-        // Dates, times and timestamps: their JTOO text as a string.
-        _ => text::write_json_str(chunk, utf8()?),
-    }
-    Ok(())
-}
-
 /// An open list of the second pass.
 struct Written {
-    /// Written as a JSON object.
+    /// Written as a JSON object (a record).
     object: bool,
+    /// Not a record, but holds pairs: a plain scalar may be a key.
+    mixed: bool,
     /// No item written yet.
     first: bool,
     /// The current item is a pair written as a one-member object.
     wrapped: bool,
+    /// The current item's key was written: its `:` comes next.
+    keyed: bool,
     /// The current item is a pair whose value is being read.
     in_value: bool,
 }
@@ -757,8 +709,11 @@ struct Written {
 /// The second pass of JTOO → JSON: reads the document again and writes
 /// its JSON (the bytes of [`to_json_string`](super::to_json_string) of its
 /// value) to `out` as it goes, using the `shapes` the first pass found.
-/// Memory: the window, the open nesting, and the text of the key being
-/// written when a key is a list.
+/// Each scalar is written from its canonical text by the one mapping of
+/// [`to_json_string`](super::to_json_string), into one buffer that goes to
+/// `out` 64 KiB at a time: no value and no allocation per scalar. Memory:
+/// the window, the open nesting, and the text of the key being written
+/// when a key is a list.
 ///
 /// ```
 /// use jtoo::json::stream::{Shapes, write_json};
@@ -786,134 +741,134 @@ pub fn write_json<R: Read>(
             "the document changed between passes",
         ))
     };
-    let mut texts: [Vec<u8>; 2] = Default::default();
-    let mut slot = 0usize;
-    let mut next = |reader: &mut crate::stream::Reader<R>,
-                    texts: &mut [Vec<u8>; 2]|
-     -> Result<Option<Owned>, Error> {
-        Ok(match reader.next_event()? {
-            None => None,
-            Some(E::Open) => Some(Owned::Open),
-            Some(E::Close) => Some(Owned::Close),
-            Some(E::Colon) => Some(Owned::Colon),
-            Some(E::Scalar(s)) if s.is_strict() => {
-                slot ^= 1;
-                let t = &mut texts[slot];
-                t.clear();
-                t.extend_from_slice(s.text());
-                Some(Owned::Scalar(Held::Text(slot)))
-            }
-            Some(E::Scalar(s)) => Some(Owned::Scalar(Held::Value(s.to_value()?))),
-        })
-    };
-    let mut chunk = String::with_capacity(LOOKAHEAD + 64);
+    let mut chunk: Vec<u8> = Vec::with_capacity(LOOKAHEAD + 4096);
+    // The canonical text of an HTOO scalar, of a scalar read one event
+    // ahead, or of a list that is a key.
+    let mut held: Vec<u8> = Vec::new();
     let mut open: Vec<Written> = Vec::new();
     let mut lists = 0usize;
-    let mut pending: Option<Owned> = None;
-    loop {
-        let event = match pending.take() {
-            Some(e) => e,
-            None => match next(reader, &mut texts)? {
-                Some(e) => e,
-                None => break,
-            },
-        };
-        // An item starts: a value that is not a pair's value.
-        let starts_item = matches!(event, Owned::Open | Owned::Scalar(_))
-            && open.last().is_some_and(|f| !f.in_value);
-        let mut key = false;
-        if starts_item && let Some(f) = open.last_mut() {
-            if !f.first {
-                chunk.push(',');
-            }
-            f.first = false;
-            key = f.object
-                || match &event {
-                    Owned::Open => bit(&shapes.key, lists),
-                    _ => {
-                        pending = next(reader, &mut texts)?;
-                        matches!(pending, Some(Owned::Colon))
-                    }
-                };
-            if key && !f.object {
-                chunk.push('{');
-                f.wrapped = true;
-            }
-        }
-        match event {
-            Owned::Scalar(Held::Text(i)) if key => {
-                write_canonical_scalar(&mut chunk, &texts[i], true)?;
-            }
-            Owned::Scalar(Held::Value(v)) if key => match &v {
-                crate::Value::String(s) => text::write_json_str(&mut chunk, s),
-                other => text::write_json_str(&mut chunk, &other.to_string()),
-            },
-            Owned::Open if key => {
-                let text = key_text(reader, &mut lists)?;
-                text::write_json_str(&mut chunk, &text);
-            }
-            Owned::Colon => {
-                chunk.push(':');
-                if let Some(f) = open.last_mut() {
-                    f.in_value = true;
-                }
-            }
-            Owned::Open => {
-                let object = bit(&shapes.record, lists);
-                lists += 1;
-                chunk.push(if object { '{' } else { '[' });
-                open.push(Written {
-                    object,
-                    first: true,
-                    wrapped: false,
-                    in_value: false,
-                });
-            }
-            Owned::Close => {
-                let f = open.pop().ok_or_else(changed)?;
-                chunk.push(if f.object { '}' } else { ']' });
-                end_value(&mut open, &mut chunk);
-            }
-            Owned::Scalar(Held::Text(i)) => {
-                write_canonical_scalar(&mut chunk, &texts[i], false)?;
-                end_value(&mut open, &mut chunk);
-            }
-            Owned::Scalar(Held::Value(v)) => {
-                text::write_json_scalar(&mut chunk, &v);
-                end_value(&mut open, &mut chunk);
-            }
-        }
+    let mut event = reader.next_event()?;
+    while let Some(e) = event {
         if chunk.len() >= LOOKAHEAD {
-            out.write_all(chunk.as_bytes())?;
+            out.write_all(&chunk)?;
             chunk.clear();
         }
+        // A value that starts an item of the innermost list (not a pair's
+        // value): a `,` before it unless it is the first.
+        let item = match open.last_mut() {
+            Some(f) if !f.in_value && matches!(e, E::Open | E::Scalar(_)) => {
+                if !f.first {
+                    chunk.push(b',');
+                }
+                f.first = false;
+                Some(f)
+            }
+            _ => None,
+        };
+        match e {
+            E::Scalar(s) => match item {
+                // In a list that holds pairs among other items, only the
+                // next event tells whether this scalar is a key.
+                Some(f) if !f.object && f.mixed => {
+                    held.clear();
+                    s.write_canonical(&mut held)?;
+                    let ahead = reader.next_event()?;
+                    let key = matches!(ahead, Some(E::Colon));
+                    if key && let Some(f) = open.last_mut() {
+                        chunk.push(b'{');
+                        f.wrapped = true;
+                        f.keyed = true;
+                    }
+                    text::write_json_canonical(&mut chunk, &held, key);
+                    event = ahead;
+                    continue;
+                }
+                item => {
+                    let key = item.is_some_and(|f| {
+                        f.keyed = f.object;
+                        f.object
+                    });
+                    let text = if s.is_strict() {
+                        s.text()
+                    } else {
+                        held.clear();
+                        s.write_canonical(&mut held)?;
+                        &held
+                    };
+                    text::write_json_canonical(&mut chunk, text, key);
+                    if !key {
+                        end_value(&mut open, &mut chunk);
+                    }
+                }
+            },
+            E::Open => {
+                if let Some(f) = item
+                    && (f.object || bit(&shapes.key, lists))
+                {
+                    if !f.object {
+                        chunk.push(b'{');
+                        f.wrapped = true;
+                    }
+                    f.keyed = true;
+                    held.clear();
+                    key_text(reader, &mut lists, &mut held)?;
+                    text::write_json_canonical(&mut chunk, &held, true);
+                } else {
+                    let object = bit(&shapes.record, lists);
+                    let mixed = bit(&shapes.mixed, lists);
+                    lists += 1;
+                    chunk.push(if object { b'{' } else { b'[' });
+                    open.push(Written {
+                        object,
+                        mixed,
+                        first: true,
+                        wrapped: false,
+                        keyed: false,
+                        in_value: false,
+                    });
+                }
+            }
+            E::Colon => {
+                let f = open.last_mut().filter(|f| f.keyed).ok_or_else(changed)?;
+                f.keyed = false;
+                f.in_value = true;
+                chunk.push(b':');
+            }
+            E::Close => {
+                let f = open.pop().ok_or_else(changed)?;
+                chunk.push(if f.object { b'}' } else { b']' });
+                end_value(&mut open, &mut chunk);
+            }
+        }
+        event = reader.next_event()?;
     }
-    out.write_all(chunk.as_bytes())?;
+    out.write_all(&chunk)?;
     Ok(())
 }
 
 /// After a value in the innermost list: a pair's value ends its item.
-fn end_value(open: &mut [Written], chunk: &mut String) {
+fn end_value(open: &mut [Written], chunk: &mut Vec<u8>) {
     if let Some(f) = open.last_mut()
         && f.in_value
     {
         f.in_value = false;
         if f.wrapped {
-            chunk.push('}');
+            chunk.push(b'}');
             f.wrapped = false;
         }
     }
 }
 
-/// The canonical JTOO text of a list used as a key, whose `[` was just
-/// read; counts the lists in it.
+/// Appends to `text` the canonical JTOO text of a list used as a key,
+/// whose `[` was just read; counts the lists in it.
 fn key_text<R: Read>(
     reader: &mut crate::stream::Reader<R>,
     lists: &mut usize,
-) -> Result<String, Error> {
+    text: &mut Vec<u8>,
+) -> Result<(), Error> {
     use crate::stream::Event as E;
     *lists += 1;
-    let mut text = b"[".to_vec();
+    text.push(b'[');
     // Per open list: no item written yet.
     let mut first = vec![true];
     let mut after_colon = false;
@@ -948,8 +903,8 @@ fn key_text<R: Read>(
                 text.push(b':');
                 after_colon = true;
             }
-            E::Scalar(s) => s.write_canonical(&mut text)?,
+            E::Scalar(s) => s.write_canonical(text)?,
         }
     }
-    Ok(String::from_utf8_lossy(&text).into_owned())
+    Ok(())
 }

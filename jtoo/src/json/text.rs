@@ -319,21 +319,142 @@ pub fn from_json_str(input: &str) -> Result<Value, Error> {
 /// assert_eq!(jtoo::json::to_json_string(&v), r#"{"a":1000.1234567890123456789,"b":[true,"4f"]}"#);
 /// ```
 pub fn to_json_string(value: &Value) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     write_json(&mut out, value);
-    out
+    // Every byte written is a copy of UTF-8 text or ASCII.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Appends the bytes of `s` (UTF-8 text, or any bytes of it) as the inside
+/// of a JSON string, escaped as serde_json escapes them: `\"`, `\\`, the
+/// short escapes `\b \f \n \r \t`, `\u00xx` for the other control codes;
+/// everything else raw (U+007F included). One scan a word at a time
+/// ([`find_special_in`](crate::scan::find_special_in): JTOO's special
+/// bytes are JSON's plus U+007F).
+fn push_json_escaped(out: &mut Vec<u8>, mut s: &[u8]) {
+    while let Some(i) = crate::scan::find_special_in(s) {
+        let (plain, rest) = s.split_at(i);
+        out.extend_from_slice(plain);
+        let Some((&b, rest)) = rest.split_first() else {
+            return;
+        };
+        push_json_escape(out, b);
+        s = rest;
+    }
+    out.extend_from_slice(s);
+}
+
+/// Appends the one byte `b` of a JSON string's inside (see
+/// [`push_json_escaped`]).
+fn push_json_escape(out: &mut Vec<u8>, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match b {
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        0x08 => out.extend_from_slice(b"\\b"),
+        0x0c => out.extend_from_slice(b"\\f"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        0..0x20 => out.extend_from_slice(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(b >> 4)],
+            HEX[usize::from(b & 15)],
+        ]),
+        _ => out.push(b),
+    }
 }
 
 /// Appends `s` as a JSON string.
-pub(super) fn write_json_str(out: &mut String, s: &str) {
-    // serde_json's string escaping, through its Serializer.
-    out.push_str(&serde_json::to_string(s).unwrap_or_default());
+pub(super) fn write_json_str(out: &mut Vec<u8>, s: &[u8]) {
+    out.push(b'"');
+    push_json_escaped(out, s);
+    out.push(b'"');
+}
+
+/// Appends, as JSON text, the scalar whose canonical strict JTOO spelling
+/// is `text` (as the encoder writes it, or a strict reader checked it): the
+/// one place of the JTOO → JSON mapping of scalars (the table of the
+/// [module documentation](super)). With `key`, the scalar is a pair's key:
+/// a string key is its string, any other key the JSON string of its JTOO
+/// text (a list's included).
+///
+/// Everything is written from the text: a string's `\xx` escapes become
+/// JSON's, numbers lose their `_`, the rest is copied.
+pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
+    match text.split_first() {
+        Some((b'"', body)) => {
+            let body = body.strip_suffix(b"\"").unwrap_or(body);
+            out.push(b'"');
+            jtoo_string_as_json(out, body);
+            out.push(b'"');
+        }
+        _ if key => write_json_str(out, text),
+        Some((b'Y', _)) => out.extend_from_slice(b"true"),
+        Some((b'N', _)) => out.extend_from_slice(b"false"),
+        // Lower-case hex after the `B`: the JSON string of the bytes.
+        Some((b'B', hex)) => write_json_str(out, hex),
+        // The exact digits, ungrouped.
+        Some((b'-' | b'0'..=b'9', _)) => push_ungrouped(out, text),
+        // Dates, times and timestamps: their JTOO text as a string.
+        _ => write_json_str(out, text),
+    }
+}
+
+/// Appends a number's text without its `_`. Up to 64 bytes (any number a
+/// JSON reader keeps exactly, and more) go through a stack buffer without
+/// a branch per byte; longer ones run by run.
+#[inline]
+fn push_ungrouped(out: &mut Vec<u8>, text: &[u8]) {
+    const ROOM: usize = 64;
+    if text.len() <= ROOM {
+        let mut buf = [0u8; ROOM];
+        let mut n = 0;
+        for &b in text {
+            // `n < text.len() <= ROOM`: the mask never changes the index.
+            buf[n & (ROOM - 1)] = b;
+            n += usize::from(b != b'_');
+        }
+        out.extend_from_slice(buf.get(..n).unwrap_or_default());
+        return;
+    }
+    for digits in text.split(|&b| b == b'_') {
+        out.extend_from_slice(digits);
+    }
+}
+
+/// Appends the inside of a strict JTOO string (between its quotes) as the
+/// inside of a JSON string, in one scan for JTOO's special bytes: runs
+/// without them are copied, each `\xx` becomes the byte it stands for,
+/// escaped for JSON (any other special byte, which strict text does not
+/// hold, is escaped as itself).
+fn jtoo_string_as_json(out: &mut Vec<u8>, mut body: &[u8]) {
+    while let Some(i) = crate::scan::find_special_in(body) {
+        let (plain, rest) = body.split_at(i);
+        out.extend_from_slice(plain);
+        let hex = |k: usize| rest.get(k).and_then(|&h| char::from(h).to_digit(16));
+        match (rest.first(), hex(1), hex(2)) {
+            (Some(b'\\'), Some(hi), Some(lo)) => {
+                push_json_escape(out, (hi * 16 + lo) as u8);
+                body = rest.get(3..).unwrap_or_default();
+            }
+            (Some(&b), ..) => {
+                push_json_escape(out, b);
+                body = rest.get(1..).unwrap_or_default();
+            }
+            (None, ..) => return,
+        }
+    }
+    out.extend_from_slice(body);
 }
 
 /// Writes `value` as JSON text, without recursion (any depth is safe).
-fn write_json(out: &mut String, value: &Value) {
+fn write_json(out: &mut Vec<u8>, value: &Value) {
     let Value::List(items) = value else {
-        return write_json_scalar(out, value);
+        return write_json_scalar(out, value, false);
     };
     // Per open list: written as an object (every item a pair).
     let mut objects: Vec<bool> = Vec::new();
@@ -346,7 +467,7 @@ fn write_json(out: &mut String, value: &Value) {
                 Event::Close => *open -= 1,
                 Event::Colon if *open == 0 => {
                     in_key = None;
-                    out.push(':');
+                    out.push(b':');
                 }
                 _ => {}
             }
@@ -354,57 +475,50 @@ fn write_json(out: &mut String, value: &Value) {
         }
         let in_object = objects.last() == Some(&true);
         match event {
-            Event::Leaf(v) => write_json_scalar(out, v),
+            Event::Leaf(v) => write_json_scalar(out, v, false),
             Event::Open(items) => {
                 let object = !items.is_empty() && items.is_record();
                 objects.push(object);
-                out.push(if object { '{' } else { '[' });
+                out.push(if object { b'{' } else { b'[' });
             }
             Event::Close => out.push(if objects.pop() == Some(true) {
-                '}'
+                b'}'
             } else {
-                ']'
+                b']'
             }),
             Event::Item { first, item, .. } => {
                 if !first {
-                    out.push(',');
+                    out.push(b',');
                 }
                 if let ItemRef::Pair(p) = item {
                     if !in_object {
-                        out.push('{');
+                        out.push(b'{');
                     }
-                    match p.key() {
-                        Value::String(k) => write_json_str(out, k),
-                        other => write_json_str(out, &other.to_string()),
-                    }
+                    write_json_scalar(out, p.key(), true);
                     in_key = Some(0);
                 }
             }
-            Event::ItemEnd { pair: true } if !in_object => out.push('}'),
+            Event::ItemEnd { pair: true } if !in_object => out.push(b'}'),
             Event::ItemEnd { .. } | Event::Colon => {}
         }
     }
 }
 
 /// Appends a value that is not a list as JSON (a list as the JSON string
-/// of its JTOO text).
-pub(super) fn write_json_scalar(out: &mut String, value: &Value) {
-    match value {
-        Value::String(s) => write_json_str(out, s),
-        Value::Bytes(b) => {
-            out.push('"');
-            for x in b {
-                out.push_str(&format!("{x:02x}"));
-            }
-            out.push('"');
-        }
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Integer(i) => out.push_str(&i.to_plain_string()),
-        Value::Decimal(d) => out.push_str(&d.to_plain_string()),
-        Value::DateTime(_) | Value::Timestamp(_) | Value::List(_) => {
-            write_json_str(out, &value.to_string())
-        }
+/// of its JTOO text), or as a pair's key with `key`: by its canonical text
+/// ([`write_json_canonical`]; a string straight from its text).
+pub(super) fn write_json_scalar(out: &mut Vec<u8>, value: &Value, key: bool) {
+    if let Value::String(s) = value {
+        return write_json_str(out, s.as_bytes());
     }
+    let mut text = Vec::new();
+    // A value that has no canonical spelling (not made by the parser)
+    // falls back to its display text.
+    if crate::encode::write_value(&mut text, value).is_err() {
+        text = value.to_string().into_bytes();
+    }
+    let key = key || matches!(value, Value::List(_));
+    write_json_canonical(out, &text, key);
 }
 
 #[cfg(test)]
@@ -462,6 +576,49 @@ mod tests {
         assert!(from_json_str("[1] x").is_err());
         assert!(from_json_str(&"[".repeat(100_000)).is_err());
         assert!(from_json_str("\"a\tb\"").is_err());
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them_from_values_and_from_text() {
+        let mut all: String = (0u32..0x100).filter_map(char::from_u32).collect();
+        all.push_str("\u{2028}\u{1f600}\"\\x");
+        let mut cases: Vec<String> = all.chars().map(String::from).collect();
+        cases.push(all.clone());
+        cases.push("plain text, nothing to escape".into());
+        cases.push("a\u{7f}b\"c\\d\u{1}e\nf".into());
+        for s in cases {
+            let expected = serde_json::to_string(&s).unwrap();
+            let value = Value::String(s.as_str().into());
+            assert_eq!(to_json_string(&value), expected, "{s:?}");
+            // The same from the canonical text, as the streaming writer
+            // reads it (`\xx` escapes), as a value and as a key.
+            let mut text = Vec::new();
+            crate::encode::write_value(&mut text, &value).unwrap();
+            for key in [false, true] {
+                let mut out = Vec::new();
+                write_json_canonical(&mut out, &text, key);
+                assert_eq!(String::from_utf8(out).unwrap(), expected, "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn scalars_from_text_are_what_they_are_from_values() {
+        let doc = r#"[1,-1_234_567,0.000_1,-65.613_616_999_999_977,1.0,Y,N,B,B4f4b,D2023-12-08,T10:20:30.500Z,"",340_282_366_920_938_463_463_374_607_431_768_211_455]"#;
+        let v = crate::from_str(doc).unwrap();
+        assert_eq!(
+            to_json_string(&v),
+            r#"[1,-1234567,0.0001,-65.613616999999977,1.0,true,false,"","4f4b","D2023-12-08","T10:20:30.500Z","",340282366920938463463374607431768211455]"#
+        );
+        let long = format!("0.{}1", "000_".repeat(30));
+        let mut out = Vec::new();
+        write_json_canonical(&mut out, long.as_bytes(), false);
+        assert_eq!(out, format!("0.{}1", "000".repeat(30)).as_bytes());
+        let keys = crate::from_str(r#"[1_000:1,B4f:2,D2023:3,[1,"a\22"]:4,Y:5]"#).unwrap();
+        assert_eq!(
+            to_json_string(&keys),
+            r#"{"1_000":1,"B4f":2,"D2023":3,"[1,\"a\\22\"]":4,"Y":5}"#
+        );
     }
 
     #[test]
