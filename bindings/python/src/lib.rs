@@ -45,6 +45,28 @@ static UNSUPPORTED_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 fn decimal_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     DECIMAL.import(py, "decimal", "Decimal")
 }
+
+static MAKE_DECIMAL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `create_decimal` of a `decimal.Context` whose precision and exponent
+/// range are the largest `decimal` has (`MAX_PREC`, `MAX_EMAX`,
+/// `MIN_EMIN`), so that no decimal is ever rounded: it makes exactly the
+/// `Decimal` that `Decimal(text)` makes, about a quarter faster (no
+/// keyword arguments to parse, no lookup of the thread's context).
+fn make_decimal(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    MAKE_DECIMAL
+        .get_or_try_init(py, || {
+            let decimal = py.import("decimal")?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("prec", decimal.getattr("MAX_PREC")?)?;
+            kwargs.set_item("Emax", decimal.getattr("MAX_EMAX")?)?;
+            kwargs.set_item("Emin", decimal.getattr("MIN_EMIN")?)?;
+            kwargs.set_item("traps", PyList::empty(py))?;
+            let context = decimal.getattr("Context")?.call((), Some(&kwargs))?;
+            Ok(context.getattr("create_decimal")?.unbind())
+        })
+        .map(|f| f.bind(py))
+}
 fn date_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     DATE.import(py, "datetime", "date")
 }
@@ -200,7 +222,7 @@ struct ToPy<'py> {
     /// For the open lists, the stack index of each pair's key.
     pair_keys: Vec<usize>,
     /// Decimal text, reused.
-    text: Vec<u8>,
+    text: String,
     /// The key cache, taken for this call (`None`: another thread has it).
     keys: Option<std::sync::MutexGuard<'static, KeySlots>>,
 }
@@ -225,7 +247,7 @@ impl<'py> ToPy<'py> {
             py,
             stack: Vec::new(),
             pair_keys: Vec::new(),
-            text: Vec::new(),
+            text: String::new(),
             keys,
         }
     }
@@ -251,12 +273,41 @@ impl<'py> ToPy<'py> {
     }
 
     fn decimal(&mut self, d: &Decimal) -> PyResult<Bound<'py, PyAny>> {
-        // Decimal(str) on the plain text (jtoo's spelling, `_` removed).
-        self.text.clear();
-        jtoo::encode::write_decimal(&mut self.text, d);
-        self.text.retain(|&b| b != b'_');
-        let text = std::str::from_utf8(&self.text).unwrap_or_default();
-        decimal_type(self.py)?.call1((text,))
+        let text = &mut self.text;
+        text.clear();
+        if d.exponent() < 0 {
+            // A fraction: its plain text (`-65.613616999999977`, `0.0001`)
+            // from the coefficient's digits, with no grouping to undo.
+            if d.is_negative() {
+                text.push('-');
+            }
+            let mut buf = itoa::Buffer::new();
+            let digits = match u64::try_from(d.coefficient()) {
+                Ok(small) => buf.format(small),
+                Err(_) => buf.format(d.coefficient()),
+            };
+            let scale = d.scale() as usize;
+            match digits.len().checked_sub(scale) {
+                Some(whole) if whole > 0 => {
+                    let (whole, fraction) = digits.split_at(whole);
+                    text.push_str(whole);
+                    text.push('.');
+                    text.push_str(fraction);
+                }
+                _ => {
+                    text.push_str("0.");
+                    for _ in digits.len()..scale {
+                        text.push('0');
+                    }
+                    text.push_str(digits);
+                }
+            }
+        } else {
+            // A whole decimal: its plain text (`1500.0`), so that the
+            // Decimal keeps its `.0` (exponent -1) as JTOO writes it.
+            text.push_str(&d.to_plain_string());
+        }
+        make_decimal(self.py)?.call1((text.as_str(),))
     }
 
     fn make_scalar(&mut self, s: Scalar<'_>) -> PyResult<Bound<'py, PyAny>> {

@@ -74,6 +74,19 @@ def test_decimals_are_never_floats():
     assert v[2] == D("123456789012345678901234567.8")
 
 
+@pytest.mark.parametrize("text", [
+    "0.0", "1.5", "-1.5", "1_500.0", "-65.613_616_999_999_977", "0.000_1", "-0.001",
+    "0.123", "123.456", "12_345_678_901_234_567_890_123_456_789_012.5",
+    "0.000_000_000_000_000_000_000_000_000_000_000_000_01", "-340_282_366_920_938_463_463.374_607_431_768_211_455",
+])
+def test_decimals_keep_their_digits_and_exponent(text):
+    """A decimal is the Decimal of its plain text: the same digits and
+    exponent (`1_500.0` is Decimal('1500.0'), not Decimal('1.5E+3'))."""
+    got = jtoo.loads(text)
+    assert got.as_tuple() == D(text.replace("_", "")).as_tuple()
+    assert jtoo.dumps(got) == text
+
+
 def test_key_order_is_kept():
     text = '["z":1,"a":2,"m":3]'
     assert list(jtoo.loads(text)) == ["z", "a", "m"]
