@@ -628,6 +628,18 @@ impl<'py> Spelled<'py> {
 
 impl<'py> Writer<'_, 'py> {
     fn value(&mut self, obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<()> {
+        self.value_or_pair(obj, depth, false)
+    }
+
+    /// `obj`'s text; a `jtoo.Pair` is written as a pair when `in_list`
+    /// (an item of a list), refused anywhere else. The pair check comes
+    /// after the common exact types, so that plain items cost no more.
+    fn value_or_pair(
+        &mut self,
+        obj: &Bound<'py, PyAny>,
+        depth: usize,
+        in_list: bool,
+    ) -> PyResult<()> {
         let py = self.py;
         // The common exact types first (one pointer comparison each).
         if let Ok(s) = obj.cast_exact::<PyString>() {
@@ -637,7 +649,7 @@ impl<'py> Writer<'_, 'py> {
             return self.dict(d, depth);
         }
         if let Ok(l) = obj.cast_exact::<PyList>() {
-            return self.list(l.iter(), depth);
+            return self.list(&l.to_tuple(), depth);
         }
         if let Ok(i) = obj.cast_exact::<PyInt>() {
             return self.int(i);
@@ -661,7 +673,7 @@ impl<'py> Writer<'_, 'py> {
             return self.dict(d, depth);
         }
         if let Ok(l) = obj.cast::<PyList>() {
-            return self.list(l.iter(), depth);
+            return self.list(&l.to_tuple(), depth);
         }
         if let Ok(i) = obj.cast::<PyInt>() {
             return self.int(i);
@@ -679,7 +691,7 @@ impl<'py> Writer<'_, 'py> {
             return Ok(());
         }
         if let Ok(t) = obj.cast::<PyTuple>() {
-            return self.list(t.iter(), depth);
+            return self.list(t, depth);
         }
         if let Ok(d) = obj.cast::<DateTime>() {
             jtoo::encode::write_datetime(&mut self.out, &d.get().0);
@@ -705,10 +717,16 @@ impl<'py> Writer<'_, 'py> {
                 "None is not JTOO serializable (JTOO has no null; leave the field out)",
             ));
         }
-        if obj.cast::<Pair>().is_ok() {
-            return Err(PyTypeError::new_err(
-                "a jtoo.Pair may only stand as an item of a list",
-            ));
+        if let Ok(p) = obj.cast::<Pair>() {
+            if !in_list {
+                return Err(PyTypeError::new_err(
+                    "a jtoo.Pair may only stand as an item of a list",
+                ));
+            }
+            let p = p.get();
+            self.key(p.key.bind(py), depth)?;
+            self.out.push(b':');
+            return self.value(p.value.bind(py), depth);
         }
         if let Some(default) = self.default {
             if depth >= MAX_DEPTH {
@@ -732,28 +750,19 @@ impl<'py> Writer<'_, 'py> {
         Ok(())
     }
 
-    /// A list or tuple: its items, `jtoo.Pair`s written as pairs.
-    fn list(
-        &mut self,
-        items: impl Iterator<Item = Bound<'py, PyAny>>,
-        depth: usize,
-    ) -> PyResult<()> {
+    /// A list (as a tuple of its items: `to_tuple` takes them in one
+    /// C call, and a tuple's items are read without a reference count
+    /// each) or a tuple: its items, `jtoo.Pair`s written as pairs.
+    fn list(&mut self, items: &Bound<'py, PyTuple>, depth: usize) -> PyResult<()> {
         if depth >= MAX_DEPTH {
             return Err(too_deep());
         }
         self.out.push(b'[');
-        for (n, x) in items.enumerate() {
+        for (n, x) in items.iter_borrowed().enumerate() {
             if n > 0 {
                 self.out.push(b',');
             }
-            if let Ok(p) = x.cast::<Pair>() {
-                let p = p.get();
-                self.key(p.key.bind(self.py), depth + 1)?;
-                self.out.push(b':');
-                self.value(p.value.bind(self.py), depth + 1)?;
-            } else {
-                self.value(&x, depth + 1)?;
-            }
+            self.value_or_pair(&x, depth + 1, true)?;
         }
         self.out.push(b']');
         Ok(())
