@@ -28,6 +28,7 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use tokio::time::{Instant, Sleep};
+use tokio_util::sync::PollSemaphore;
 
 /// The default timeout of a call, and of a request that carries none.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -199,11 +200,15 @@ impl Builder {
     /// [`DEFAULT_MAX_QUEUED_BYTES`], 4 MiB): packets waiting for the
     /// writer, counted at their approximate size in memory (strings and
     /// bytes plus a fixed cost per value). When it is full, handlers'
-    /// sends and this side's calls wait (a handler's stream is not polled
-    /// for its next item) and no new request of the other side is started,
-    /// so one connection's memory stays about this limit whatever its
-    /// handlers would produce. A packet larger than the limit is sent
-    /// alone.
+    /// sends and this side's calls wait, streams pause, and no new request
+    /// of the other side is started. Answers are made by at most four
+    /// handlers of a connection at once (a handler is polled only with
+    /// leave to make one, held until its answer has room), so beside the
+    /// queue at most four answers wait for room, whatever the handlers
+    /// would produce: one connection's answers take this limit plus four
+    /// answers. Handlers that wait (for a timer, for their own calls)
+    /// hold no leave, and any number of them can wait at once. A packet
+    /// larger than the limit is sent alone.
     #[must_use]
     pub fn max_queued_bytes(mut self, n: usize) -> Builder {
         self.max_queued = n.max(1);
@@ -418,6 +423,7 @@ impl Builder {
             stall: self.stall,
             room: Arc::new(Semaphore::new(max_queued)),
             max_queued,
+            makers: Arc::new(Semaphore::new(MAKERS)),
             write_timeout: self.write_timeout,
             default_timeout: self.default_timeout,
             closed,
@@ -508,6 +514,9 @@ struct Inner {
     /// Room in the queue, in bytes (see [`Builder::max_queued_bytes`]).
     room: Arc<Semaphore>,
     max_queued: usize,
+    /// Leave to make an answer: [`MAKERS`] handlers at once (see
+    /// [`Metered`]).
+    makers: Arc<Semaphore>,
     write_timeout: Duration,
     encoding: Encoding,
     calls: Mutex<HashMap<String, Pending>>,
@@ -564,20 +573,37 @@ impl Inner {
         lock(&self.reason).is_some()
     }
 
+    /// The room a packet takes in the queue: its weight, at most the
+    /// whole limit (a larger packet is sent alone).
+    fn charge(&self, packet: &Packet) -> u32 {
+        let size = weight(packet).min(self.max_queued);
+        u32::try_from(size).unwrap_or(u32::MAX)
+    }
+
     /// Queues a packet for the writer, waiting for room.
     async fn send(&self, packet: Packet, encoding: Encoding) -> Result<(), Error> {
         if self.closed.borrow().is_some() {
             return Err(self.closed_error());
         }
-        let size = weight(&packet).min(self.max_queued);
-        let size = u32::try_from(size).unwrap_or(u32::MAX);
+        let size = self.charge(&packet);
         // Closed with the connection: every waiting sender then fails.
         let permit = Arc::clone(&self.room)
             .acquire_many_owned(size)
             .await
             .map_err(|_| self.closed_error())?;
-        // The writer gives the room back once the packet is written.
-        permit.forget();
+        self.queue(packet, encoding, permit)
+    }
+
+    /// Hands a packet to the writer with the room it holds; the writer
+    /// gives the room back once the packet is written.
+    fn queue(
+        &self,
+        packet: Packet,
+        encoding: Encoding,
+        room: OwnedSemaphorePermit,
+    ) -> Result<(), Error> {
+        let size = u32::try_from(room.num_permits()).unwrap_or(u32::MAX);
+        room.forget();
         self.out.send((packet, encoding, size)).map_err(|_| {
             self.room.add_permits(size as usize);
             self.closed_error()
@@ -1353,7 +1379,8 @@ impl HandlerTask {
         }
     }
 
-    async fn answer(&self, mut responses: Responses) {
+    async fn answer(&self, responses: Responses) {
+        let mut responses = Metered::new(responses, &self.inner);
         let Some(rpcid) = &self.rpcid else {
             // A notification: run it, drop what it answers.
             while responses.next().await.is_some() {}
@@ -1370,15 +1397,11 @@ impl HandlerTask {
             }
             packet
         };
-        while let Some(item) = responses.next().await {
+        while let Some((item, leave)) = responses.next().await {
             let end = item.is_err() || !self.streaming;
-            if self
-                .inner
-                .send(respond(item, !end), self.encoding)
-                .await
-                .is_err()
-                || end
-            {
+            let sent = self.inner.send(respond(item, !end), self.encoding).await;
+            drop(leave);
+            if sent.is_err() || end {
                 return;
             }
         }
@@ -1387,6 +1410,47 @@ impl HandlerTask {
             .inner
             .send(respond(Ok(None), false), self.encoding)
             .await;
+    }
+}
+
+/// The handlers of one connection that may make an answer at once (see
+/// [`Metered`]).
+const MAKERS: usize = 4;
+
+/// A handler's answers, polled only with leave to make one: one of
+/// [`MAKERS`] per connection, held while the handler is polled and, when
+/// it answers, until the answer has room in the queue. So when the queue
+/// is full (the other side does not read), at most that many answers wait
+/// beside it, whatever the handlers would make; and a handler that waits
+/// (for a timer, for its own calls) holds no leave, so any number of them
+/// can wait at once.
+struct Metered {
+    responses: Responses,
+    makers: PollSemaphore,
+}
+
+impl Metered {
+    fn new(responses: Responses, inner: &Inner) -> Metered {
+        Metered {
+            responses,
+            makers: PollSemaphore::new(Arc::clone(&inner.makers)),
+        }
+    }
+
+    /// The next answer and the leave it was made with (to drop once the
+    /// answer is queued); `None` at the end of the answers or once the
+    /// connection is closed.
+    async fn next(&mut self) -> Option<(Result<Option<Value>, RpcError>, OwnedSemaphorePermit)> {
+        futures::future::poll_fn(|cx| {
+            let Some(leave) = std::task::ready!(self.makers.poll_acquire(cx)) else {
+                return Poll::Ready(None);
+            };
+            // Pending: the leave goes back as `leave` drops.
+            self.responses
+                .poll_next_unpin(cx)
+                .map(|item| item.map(|item| (item, leave)))
+        })
+        .await
     }
 }
 

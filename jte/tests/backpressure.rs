@@ -44,17 +44,58 @@ async fn a_client_that_never_reads_parks_the_handlers_then_is_cut() {
         queued > 0 && queued <= LIMIT as u64,
         "{queued} bytes queued"
     );
-    // Each handler parks at its first packet that finds no room: at most
-    // one each, plus what fits in the queue, the codec's buffer and the
-    // pipe. (Before: the queue alone held 256 packets.)
+    // A handler's stream is polled only with leave to make a packet (four
+    // per connection): what was made is what fits in the queue, the
+    // codec's buffer and the pipe, and four waiting, not a packet per
+    // handler. (Before: the queue alone held 256 packets; then one parked
+    // packet per handler, 50 more.)
     let made = produced.load(Ordering::SeqCst);
-    assert!(made <= 50 + LIMIT / 10_000 + 4, "{made} packets made");
+    assert!(made <= LIMIT / 10_000 + 4 + 4, "{made} packets made");
     tokio::time::sleep(Duration::from_secs(10)).await;
     assert_eq!(produced.load(Ordering::SeqCst), made, "the handlers wait");
     // Nothing is written for the write timeout: the connection closes.
     let why = peer.closed().await;
     assert!(why.contains("write timeout"), "{why}");
     assert!(start.elapsed() >= jte::DEFAULT_WRITE_TIMEOUT);
+}
+
+#[tokio::test(start_paused = true)]
+async fn handlers_that_wait_make_their_answers_only_where_they_fit() {
+    // 200 calls, each answered after 100 ms by 20 KB, from a client that
+    // never reads. The handlers hold no room while they wait, so all of
+    // them start; but an answer is made only with leave to make one (four
+    // per connection, held until it has room in the queue), so the
+    // connection holds a few answers, not 200 (4 MB).
+    let started = Arc::new(AtomicUsize::new(0));
+    let made = Arc::new(AtomicUsize::new(0));
+    let (s, m) = (Arc::clone(&started), Arc::clone(&made));
+    let server = Peer::builder()
+        .max_queued_bytes(LIMIT)
+        .handle("slow", move |n: usize| {
+            s.fetch_add(1, Ordering::SeqCst);
+            let m = Arc::clone(&m);
+            async move {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                m.fetch_add(1, Ordering::SeqCst);
+                Ok::<_, RpcError>("x".repeat(n))
+            }
+        });
+    let (x, y) = tokio::io::duplex(16 << 10);
+    let peer = server.start(Transport::json_lines(x));
+    let (_unread, mut write) = tokio::io::split(y);
+    for i in 0..200 {
+        let line = format!("{{\"command\":\"slow\",\"rpcid\":\"w{i}\",\"data\":20000}}\n");
+        write.write_all(line.as_bytes()).await.unwrap();
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(started.load(Ordering::SeqCst), 200);
+    let made = made.load(Ordering::SeqCst);
+    // What fits in the queue, the codec's buffer and the pipe, and four
+    // waiting beside the queue.
+    assert!(made <= LIMIT / 20_000 + 2 + 4, "{made} answers made");
+    assert!(peer.stats().queued_bytes <= LIMIT as u64);
+    let why = peer.closed().await;
+    assert!(why.contains("write timeout"), "{why}");
 }
 
 #[tokio::test(start_paused = true)]

@@ -42,6 +42,12 @@ pub struct ServerLimits {
 }
 
 impl ServerLimits {
+    /// The memory budget's share of one connection when every connection
+    /// is open: the budget divided by the connection cap.
+    pub fn share(self) -> usize {
+        self.memory_budget_mib.saturating_mul(1 << 20) / self.max_connections.max(1)
+    }
+
     /// `server` with these limits.
     pub fn apply(self, server: Server) -> Server {
         server

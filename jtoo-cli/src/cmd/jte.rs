@@ -32,8 +32,10 @@ pub enum JteCommand {
     /// Listeners run under jtoo-frame's server runtime, as `frame serve`
     /// does: a connection cap, a memory budget with fair shares, idle,
     /// frame and write timeouts (for JSON lines a frame is a line) and a
-    /// listen backlog of 4,096. Each connection queues at most 1 MiB of
-    /// answers for a client that does not read them.
+    /// listen backlog of 4,096. Each connection queues at most its share
+    /// of the memory budget (budget ÷ max connections, 64 KiB to 1 MiB;
+    /// 256 KiB by default) of answers for a client that does not read
+    /// them.
     Serve {
         /// `HOST:PORT` or `unix:PATH` to listen on.
         #[arg(long, required_unless_present = "stdio")]
@@ -94,7 +96,8 @@ pub fn run(cmd: JteCommand) -> u8 {
                 let server = limits
                     .apply(Server::new([jte::PROTOCOL]))
                     .on_event(move |event| log_event(event, quiet));
-                serve(listen, stdio, json_lines, server).await
+                let queued = answer_queue(limits);
+                serve(listen, stdio, json_lines, server, queued).await
             }
         }
     })
@@ -200,15 +203,21 @@ async fn call(c: CallArgs) -> u8 {
     0
 }
 
-/// The answers `serve` queues on one connection, in bytes: a client that
-/// does not read them holds no more (1,000 such clients: about 1 GiB at
-/// jte's default of 4 MiB).
-const MAX_QUEUED_BYTES: usize = 1 << 20;
+/// The answers `serve` queues on one connection, in bytes: the memory
+/// budget's share of a connection ([`ServerLimits::share`]), at least
+/// 64 KiB and at most 1 MiB. A client that does not read them holds no
+/// more, so the connections at their cap together queue at most the
+/// budget again (256 MiB with the defaults: 1,024 connections of 256 KiB;
+/// at jte's own default of 4 MiB each, 4 GiB).
+fn answer_queue(limits: ServerLimits) -> usize {
+    limits.share().clamp(64 << 10, 1 << 20)
+}
 
-/// The peer `serve` runs on each connection.
-fn jte_server() -> jte::Builder {
+/// The peer `serve` runs on each connection, queuing at most `queued`
+/// bytes of answers.
+fn jte_server(queued: usize) -> jte::Builder {
     Peer::builder()
-        .max_queued_bytes(MAX_QUEUED_BYTES)
+        .max_queued_bytes(queued)
         .handle("echo", |data: Option<Value>| async move {
             Ok::<_, RpcError>(data)
         })
@@ -237,7 +246,13 @@ fn jte_server() -> jte::Builder {
         })
 }
 
-async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, server: Server) -> u8 {
+async fn serve(
+    listen: Option<String>,
+    stdio: bool,
+    json_lines: bool,
+    server: Server,
+    queued: usize,
+) -> u8 {
     if stdio {
         let (stdin, stdout) = (tokio::io::stdin(), tokio::io::stdout());
         let transport = if json_lines {
@@ -251,7 +266,7 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, server: Se
                 }
             }
         };
-        let why = jte_server().start(transport).closed().await;
+        let why = jte_server(queued).start(transport).closed().await;
         say!("stdio: {why}");
         return 0;
     }
@@ -264,7 +279,7 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, server: Se
         return match bind_unix(path) {
             Ok(l) => {
                 say!("listening on {listen}");
-                serve_on(l, json_lines, &server).await
+                serve_on(l, json_lines, &server, queued).await
             }
             Err(e) => {
                 say!("jtoo: cannot listen on {listen}: {e}");
@@ -278,7 +293,7 @@ async fn serve(listen: Option<String>, stdio: bool, json_lines: bool, server: Se
                 Ok(addr) => say!("listening on {addr}"),
                 Err(_) => say!("listening on {listen}"),
             }
-            serve_on(l, json_lines, &server).await
+            serve_on(l, json_lines, &server, queued).await
         }
         Err(e) => {
             say!("jtoo: cannot listen on {listen}: {e}");
@@ -298,13 +313,18 @@ fn bind_unix(path: &str) -> std::io::Result<tokio::net::UnixListener> {
 
 /// Serves the JTE peer on every connection of `listener` under the
 /// server's limits.
-async fn serve_on<L: Listener>(listener: L, json_lines: bool, server: &Server) -> u8 {
+async fn serve_on<L: Listener>(
+    listener: L,
+    json_lines: bool,
+    server: &Server,
+    queued: usize,
+) -> u8 {
     let forever = std::future::pending();
     if json_lines {
-        let handler = |io| peer_until_closed(Transport::json_lines(io));
+        let handler = move |io| peer_until_closed(Transport::json_lines(io), queued);
         server.serve_lines(listener, handler, forever).await;
     } else {
-        let handler = |framed, _greeting| peer_until_closed(Transport::frames(framed));
+        let handler = move |framed, _greeting| peer_until_closed(Transport::frames(framed), queued);
         server.serve_framed(listener, handler, forever).await;
     }
     0
@@ -312,11 +332,38 @@ async fn serve_on<L: Listener>(listener: L, json_lines: bool, server: &Server) -
 
 /// Runs the peer on one connection until it closes; a close for any other
 /// reason than the client leaving is the connection's error.
-async fn peer_until_closed(transport: Transport) -> Result<(), ConnectionError> {
-    let why = jte_server().start(transport).closed().await;
+async fn peer_until_closed(transport: Transport, queued: usize) -> Result<(), ConnectionError> {
+    let why = jte_server(queued).start(transport).closed().await;
     if why.as_ref() == "the other side closed the connection" {
         Ok(())
     } else {
         Err(ConnectionError::Other(why.to_string().into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ServerLimits, answer_queue};
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Limits {
+        #[command(flatten)]
+        limits: ServerLimits,
+    }
+
+    fn queue(args: &[&str]) -> usize {
+        let argv = std::iter::once("serve").chain(args.iter().copied());
+        answer_queue(Limits::parse_from(argv).limits)
+    }
+
+    #[test]
+    fn each_connection_queues_its_share_of_the_budget() {
+        // 256 MiB over 1,024 connections.
+        assert_eq!(queue(&[]), 256 << 10);
+        // At least 64 KiB, at most 1 MiB.
+        assert_eq!(queue(&["--memory-budget-mib", "16"]), 64 << 10);
+        assert_eq!(queue(&["--max-connections", "10"]), 1 << 20);
+        assert_eq!(queue(&["--max-connections", "512"]), 512 << 10);
     }
 }
