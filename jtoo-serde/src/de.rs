@@ -43,6 +43,9 @@ pub struct Deserializer<'de> {
     /// The last position computed for a `Spanned` (positions are counted
     /// from there, not from the start, when the next one is further on).
     last: jtoo::Position,
+    /// The position of the input's first byte in the whole document (not
+    /// [`START`] for a value read whole out of a stream's window).
+    origin: jtoo::Position,
 }
 
 /// The position of the input's first byte (what `Position::of(b"", 0)`
@@ -64,6 +67,7 @@ impl<'de> Deserializer<'de> {
             cur: Cursor::with_known(input, known, Syntax::Strict, Options::DEFAULT_MAX_DEPTH),
             keys: KeyStack::default(),
             last: START,
+            origin: START,
         }
     }
 
@@ -85,6 +89,7 @@ impl<'de> Deserializer<'de> {
             ),
             keys: KeyStack::default(),
             last: START,
+            origin: START,
         }
     }
 
@@ -99,7 +104,15 @@ impl<'de> Deserializer<'de> {
             ),
             keys: KeyStack::default(),
             last: START,
+            origin: START,
         }
+    }
+
+    /// Positions of `Spanned` values counted from `origin`, where the input
+    /// starts in a larger document.
+    pub(crate) fn with_origin(mut self, origin: jtoo::Position) -> Self {
+        self.origin = origin;
+        self
     }
 
     /// Sets how deeply lists may nest (default
@@ -231,7 +244,7 @@ impl<'de> Deserializer<'de> {
     }
 
     /// Parses the scalar at the current position; `None` at `[`.
-    fn parse_scalar(&mut self) -> Result<Option<Scalar<'de>>> {
+    pub(crate) fn parse_scalar(&mut self) -> Result<Option<Scalar<'de>>> {
         Ok(Some(match self.peek() {
             Some(b'"') => Scalar::Str(self.parse_string()?),
             Some(b'-' | b'0'..=b'9') => match self.run(parse::number::number)? {
@@ -292,12 +305,7 @@ impl<'de> Deserializer<'de> {
     /// The error for a plain item where a pair is needed.
     #[cold]
     fn not_a_pair(&self, item_start: usize) -> Error {
-        self.fix(
-            Error::message(
-                "expected a pair (`key:value`), found a plain item: maps, structs and enum variants are lists of pairs",
-            ),
-            item_start,
-        )
+        self.fix(not_a_pair(), item_start)
     }
 
     /// Whether the list item at `item_start` is well formed but not a pair
@@ -316,7 +324,7 @@ impl<'de> Deserializer<'de> {
 
     /// The path segment of the key spelled at `span`.
     #[cold]
-    fn key_segment(&self, span: (usize, usize)) -> Segment {
+    pub(crate) fn key_segment(&self, span: (usize, usize)) -> Segment {
         let text = self.cur.input.get(span.0..span.1).unwrap_or_default();
         if text.first() == Some(&b'"')
             && let Ok((_, s)) = parse::string::string(text, self.cur.syntax)
@@ -468,7 +476,7 @@ impl<'de> Deserializer<'de> {
         p.line += from.line - 1;
         p.offset += from.offset;
         self.last = p;
-        p
+        crate::error::moved(self.origin, p)
     }
 
     /// A [`crate::Spanned`]: its start, the value, its end.
@@ -554,6 +562,28 @@ impl<'de> Deserializer<'de> {
     }
 }
 
+/// The error for a plain item where a pair is needed.
+#[cold]
+pub(crate) fn not_a_pair() -> Error {
+    Error::message(
+        "expected a pair (`key:value`), found a plain item: maps, structs and enum variants are lists of pairs",
+    )
+}
+
+/// The error for a list as a pair's key where the reader cannot take one.
+#[cold]
+pub(crate) fn list_as_key() -> Error {
+    Error::message(
+        "a list as the key of a pair is not supported here (read the list as `jtoo::Value`)",
+    )
+}
+
+/// The error for `[]` read as an enum.
+#[cold]
+pub(crate) fn empty_variant() -> Error {
+    Error::message("expected an enum variant `[\"Name\":value]`, found `[]`")
+}
+
 /// A scalar parsed ahead (the first item of a list in `deserialize_any`).
 pub(crate) enum Scalar<'de> {
     Str(Cow<'de, str>),
@@ -566,6 +596,19 @@ pub(crate) enum Scalar<'de> {
 }
 
 impl<'de> Scalar<'de> {
+    /// The scalar with its string copied out of the input.
+    pub(crate) fn into_owned(self) -> Scalar<'static> {
+        match self {
+            Scalar::Str(s) => Scalar::Str(Cow::Owned(s.into_owned())),
+            Scalar::Bytes(b) => Scalar::Bytes(b),
+            Scalar::Bool(b) => Scalar::Bool(b),
+            Scalar::Int(i) => Scalar::Int(i),
+            Scalar::Dec(d) => Scalar::Dec(d),
+            Scalar::DateTime(dt) => Scalar::DateTime(dt),
+            Scalar::Timestamp(ts) => Scalar::Timestamp(ts),
+        }
+    }
+
     fn visit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self {
             Scalar::Str(Cow::Borrowed(s)) => visitor.visit_borrowed_str(s),
@@ -603,7 +646,7 @@ impl<'de> Scalar<'de> {
 }
 
 /// Hands a parsed-ahead scalar to a seed.
-struct ScalarDeserializer<'de>(Scalar<'de>);
+pub(crate) struct ScalarDeserializer<'de>(pub(crate) Scalar<'de>);
 
 impl<'de> de::Deserializer<'de> for ScalarDeserializer<'de> {
     type Error = Error;
@@ -866,10 +909,7 @@ impl<'de> SeqAccess<'de> for AnySeq<'_, 'de> {
                 if v.is_ok() {
                     de.skip_ws()?;
                     if de.peek() == Some(b':') {
-                        return Err(de.fix(
-                            Error::message("a list as the key of a pair is not supported here (read the list as `jtoo::Value`)"),
-                            item_start,
-                        ));
+                        return Err(de.fix(list_as_key(), item_start));
                     }
                 }
                 v
@@ -1041,10 +1081,7 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
                 let v = seed.deserialize(&mut *de);
                 de.skip_ws()?;
                 if v.is_ok() && de.peek() == Some(b':') {
-                    return Err(de.fix(
-                        Error::message("a list as the key of a pair is not supported here (read the list as `jtoo::Value`)"),
-                        self.key_span.0,
-                    ));
+                    return Err(de.fix(list_as_key(), self.key_span.0));
                 }
                 v
             }
@@ -1415,9 +1452,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Some(b'[') => {
                 let list = self.enter()?;
                 if self.peek() == Some(b']') {
-                    Err(Error::message(
-                        "expected an enum variant `[\"Name\":value]`, found `[]`",
-                    ))
+                    Err(empty_variant())
                 } else {
                     let v = visitor.visit_enum(Variant {
                         de: &mut *self,

@@ -108,6 +108,46 @@ impl Error {
     }
 
     /// Adds the next outer path segment.
+    /// [`Error::at`] with a position computed elsewhere (by the stream
+    /// reader, which no longer holds the bytes before it).
+    #[cold]
+    pub(crate) fn at_position(mut self, position: jtoo::Position) -> Error {
+        if self.0.position.is_none() && !matches!(self.0.kind, Kind::Io(_)) {
+            self.0.position = Some(position);
+        }
+        self
+    }
+
+    /// An error found in a part of the input that starts at `base` (a
+    /// value read whole from a stream's window), moved to its place in the
+    /// whole input.
+    #[cold]
+    pub(crate) fn rebase(mut self, base: jtoo::Position) -> Error {
+        let moved = |p| moved(base, p);
+        self.0.position = self.0.position.map(moved);
+        if let Kind::Syntax(e) = &self.0.kind
+            && let Some(p) = e.position()
+        {
+            self.0.kind = Kind::Syntax(jtoo::Error::at_position(e.kind(), moved(p)));
+        }
+        self
+    }
+
+    /// An error of [`jtoo::stream::Reader`]: a syntax error, or its
+    /// source's I/O error (kept as such, [`Category::Io`]).
+    #[cold]
+    pub(crate) fn from_stream(e: jtoo::Error) -> Error {
+        if e.kind() == jtoo::ErrorKind::Io {
+            let kind = std::error::Error::source(&e)
+                .and_then(|s| s.downcast_ref::<std::io::Error>())
+                .map_or(std::io::ErrorKind::Other, std::io::Error::kind);
+            let text = e.message();
+            let text = text.strip_prefix("I/O error: ").unwrap_or(&text);
+            return Error::from(std::io::Error::new(kind, text.to_string()));
+        }
+        Error::from_jtoo(e)
+    }
+
     #[cold]
     pub(crate) fn in_segment(mut self, seg: impl FnOnce() -> Segment) -> Error {
         if !matches!(self.0.kind, Kind::Syntax(_) | Kind::Io(_)) {
@@ -299,6 +339,20 @@ impl From<Error> for std::io::Error {
             Kind::Io(io) => io,
             _ => std::io::Error::new(std::io::ErrorKind::InvalidData, e),
         }
+    }
+}
+
+/// Position `p` of a part of a document that starts at `base`, in the
+/// whole document.
+pub(crate) fn moved(base: jtoo::Position, p: jtoo::Position) -> jtoo::Position {
+    jtoo::Position {
+        offset: base.offset + p.offset,
+        line: base.line + p.line.saturating_sub(1),
+        column: if p.line == 1 {
+            base.column + p.column.saturating_sub(1)
+        } else {
+            p.column
+        },
     }
 }
 

@@ -24,6 +24,8 @@ mod error;
 mod keys;
 mod marked;
 mod no_payload;
+mod owned;
+mod read;
 mod scalar;
 mod ser;
 mod spanned;
@@ -33,6 +35,7 @@ mod value_ser;
 pub use de::Deserializer;
 pub use document::{from_document, update};
 pub use error::{Category, Error, Result, Segment};
+pub use read::IoDeserializer;
 pub use ser::{Compound, Serializer};
 pub use spanned::Spanned;
 pub use value_de::ValueDeserializer;
@@ -194,20 +197,39 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
     Ok(v)
 }
 
-/// Deserializes a `T` from a reader of strict JTOO (read to the end first).
+/// Deserializes a `T` from a reader of strict JTOO, streaming: the input is
+/// read 64 KiB at a time through [`jtoo::stream::Reader`]'s window and
+/// never held whole. Memory is bounded by a fixed buffer (1 MiB) or twice
+/// the longest token (string, byte string, number), whichever is larger,
+/// plus the result `T`: a typed read of a 200 MB document into
+/// [`serde::de::IgnoredAny`] stays under 8 MiB. (Buffering the reader is
+/// not needed; [`IoDeserializer`] sets the read size and a token limit.)
+///
+/// A `T` reads exactly as [`from_slice`] reads it, with the same errors
+/// at the same line and column, except that nothing is borrowed: strings
+/// and bytes are handed over owned (`T: DeserializeOwned`). As in
+/// [`from_slice`], nothing may follow the document, not even a newline.
 ///
 /// ```
-/// let v: Vec<u8> = jtoo_serde::from_reader(&b"[1,2]"[..])?;
-/// assert_eq!(v, [1, 2]);
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Point { x: i32, y: i32 }
+///
+/// let file = std::io::Cursor::new(br#"[["x":1,"y":2],["x":3,"y":4]]"#);
+/// let points: Vec<Point> = jtoo_serde::from_reader(file)?;
+/// assert_eq!(points[1], Point { x: 3, y: 4 });
+///
+/// let err = jtoo_serde::from_reader::<_, Vec<Point>>(&br#"[["x":1,"y":"2"]]"#[..]).unwrap_err();
+/// assert_eq!(err.to_string(), r#"[0].y: invalid type: string "2", expected i32 at line 1 column 14"#);
 /// # Ok::<(), jtoo_serde::Error>(())
 /// ```
 ///
 /// # Errors
-/// I/O errors, and as [`from_str`].
-pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(mut reader: R) -> Result<T> {
-    let mut buf = Vec::new();
-    reader.read_to_end(&mut buf)?;
-    from_slice(&buf)
+/// I/O errors of the reader ([`Category::Io`]), and as [`from_str`].
+pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
+    let mut de = IoDeserializer::new(reader);
+    let v = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
 }
 
 /// Deserializes a `T` from HTOO text (the lenient, human-writable variant:

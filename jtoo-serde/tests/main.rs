@@ -8,5 +8,6 @@ mod mapping;
 mod option_variant;
 mod positions;
 mod pretty;
+mod reader;
 mod roundtrip_props;
 mod spanned;

@@ -34,7 +34,7 @@
 //! # Ok::<(), jtoo::Error>(())
 //! ```
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Position};
 use crate::parse::cursor::{self, Next};
 use crate::parse::string::Known;
 use crate::parse::{PResult, Syntax, list, unwrap_nom_err, validate, ws};
@@ -84,6 +84,17 @@ pub enum Event<'a> {
     Scalar(Scalar<'a>),
 }
 
+/// One step of [`Reader::next_part`]: an event, or a whole list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part<'a> {
+    /// What [`Reader::next_event`] would return.
+    Event(Event<'a>),
+    /// A list (with its role's `:` check done, as for a scalar) that ended
+    /// within the bytes already held, checked in one run of the validator:
+    /// its text from `[` to `]`.
+    List(&'a [u8]),
+}
+
 /// A scalar as it appears in the input (valid; in strict JTOO also its one
 /// canonical spelling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +111,7 @@ impl<'a> Scalar<'a> {
 
     /// Whether [`Scalar::text`] is strict JTOO, hence the value's one
     /// canonical spelling.
+    #[cfg(feature = "json")]
     pub(crate) fn is_strict(&self) -> bool {
         !self.syntax.is_lenient()
     }
@@ -293,6 +305,61 @@ impl<R: Read> Reader<R> {
         })
     }
 
+    /// [`Reader::next_event`], except that a list which ends within the
+    /// bytes held (about the read size ahead) comes whole, checked, as
+    /// [`Part::List`]: for a consumer that hands small values to a
+    /// whole-input parser and walks only the large lists event by event
+    /// (`jtoo_serde::from_reader`). A list whose check fails is read event
+    /// by event instead, so its error comes when the reader reaches it, as
+    /// a whole-input parser that stops at an earlier error would report.
+    ///
+    /// ```
+    /// use jtoo::stream::{Event, Part, Reader};
+    /// let mut r = Reader::new(&b"[[1,2],3]"[..]).with_buffer_size(4);
+    /// assert_eq!(r.next_part()?, Some(Part::Event(Event::Open)));
+    /// assert_eq!(r.next_part()?, Some(Part::List(b"[1,2]")));
+    /// assert!(matches!(r.next_part()?, Some(Part::Event(Event::Scalar(_)))));
+    /// assert_eq!(r.next_part()?, Some(Part::Event(Event::Close)));
+    /// assert_eq!(r.next_part()?, None);
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Reader::next_event`].
+    pub fn next_part(&mut self) -> Result<Option<Part<'_>>, Error> {
+        let step = self
+            .advance(Lists::WholeOrEvents)
+            .inspect_err(|_| self.state = State::Done)?;
+        Ok(step.map(|step| match step {
+            Step::Whole(start) => Part::List(self.w.since(start)),
+            Step::Scalar(start) => Part::Event(Event::Scalar(Scalar {
+                text: self.w.since(start),
+                syntax: self.syntax,
+            })),
+            Step::Open => Part::Event(Event::Open),
+            Step::Close => Part::Event(Event::Close),
+            Step::Colon => Part::Event(Event::Colon),
+        }))
+    }
+
+    /// The line and column of input offset `offset` while the reader still
+    /// holds that byte (from [`Reader::buffered`]'s start to the end of the
+    /// bytes held, that end included); `None` otherwise.
+    ///
+    /// ```
+    /// use jtoo::stream::Reader;
+    /// let mut r = Reader::new("[\"\u{e9}\",1]".as_bytes());
+    /// while r.next_event()?.is_some() {}
+    /// let p = r.position(5).unwrap(); // the `,` after the string
+    /// assert_eq!((p.line, p.column), (1, 5));
+    /// # Ok::<(), jtoo::Error>(())
+    /// ```
+    pub fn position(&self, offset: usize) -> Option<Position> {
+        let (start, held) = self.w.buffered();
+        let index = offset.checked_sub(start)?;
+        (index <= held.len()).then(|| self.w.position(index))
+    }
+
     /// Reads the whole document, checking it: `jtoo check` in bounded
     /// memory. Returns the number of bytes read. Lists that fit in the
     /// window are checked in one run of the validator, so this runs near
@@ -315,7 +382,8 @@ impl<R: Read> Reader<R> {
     /// The next step; with `whole`, a list that fits in the window is read
     /// whole. After an error, the reader is done.
     fn step(&mut self, whole: bool) -> Result<Option<Step>, Error> {
-        self.advance(whole)
+        let lists = if whole { Lists::Whole } else { Lists::Events };
+        self.advance(lists)
             .inspect_err(|_| self.state = State::Done)
     }
 
@@ -391,7 +459,7 @@ impl<R: Read> Reader<R> {
         Ok(self.offset())
     }
 
-    fn advance(&mut self, whole: bool) -> Result<Option<Step>, Error> {
+    fn advance(&mut self, lists: Lists) -> Result<Option<Step>, Error> {
         loop {
             match self.state {
                 State::Done => return Ok(None),
@@ -403,7 +471,13 @@ impl<R: Read> Reader<R> {
                     self.state = State::Value(Role::Top);
                 }
                 State::Value(role) => {
-                    if whole && let Some(step) = self.value_whole(role)? {
+                    let whole = match lists {
+                        Lists::Events => Ok(None),
+                        Lists::Whole => self.value_whole(role),
+                        // The error comes again, in its place, event by event.
+                        Lists::WholeOrEvents => self.value_whole(role).or(Ok(None)),
+                    };
+                    if let Some(step) = whole? {
                         return Ok(Some(step));
                     }
                     return self.value(role).map(Some);
@@ -577,6 +651,17 @@ impl<R: Read> Reader<R> {
             },
         )
     }
+}
+
+/// How [`Reader::advance`] reads a list that ends within the window.
+#[derive(Clone, Copy)]
+enum Lists {
+    /// Event by event.
+    Events,
+    /// Whole, in one run of the validator (its error is the reader's).
+    Whole,
+    /// Whole when it is valid, else event by event.
+    WholeOrEvents,
 }
 
 /// What [`Reader::advance`] found (the event without its borrow).
