@@ -18,6 +18,21 @@ test('records are plain objects and round-trip', () => {
   assert.equal(stringify(v), text)
 })
 
+test('text outside ASCII and characters JSON escapes come through exactly', () => {
+  const strings = ['你好', 'a你b', 'é', '😀', 'x😀y\u00e9z', 'ascii only', '\u0080\u07ff\u0800\uffff', '𝄞 clef', '"q" \\ 日本']
+  for (let i = 0; i < 40; i += 7) {
+    const pad = 'x'.repeat(i)
+    strings.push(pad + '"', pad + '\\' + pad, pad + '\n' + pad + '\u0001', pad + '日"本' + pad)
+  }
+  const v = { 日本語: strings, k: 'Ā', ['"key\\' + 'y'.repeat(20)]: '\u001f' }
+  const text = stringify(v)
+  assert.deepEqual(parse(text), v)
+  assert.deepEqual(parse(Buffer.from(text)), v)
+  // A lone surrogate has no UTF-8: it reads as U+FFFD (napi's conversion).
+  assert.equal(parse('"a\ud800b"'), 'a\ufffdb')
+  assert.equal(parse('"\udc00"'), '\ufffd')
+})
+
 test('integers: numbers up to 2^53-1, BigInt beyond', () => {
   assert.equal(parse('9_007_199_254_740_991'), 2 ** 53 - 1)
   assert.equal(parse('-9_007_199_254_740_991'), -(2 ** 53 - 1))
