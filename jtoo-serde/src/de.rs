@@ -483,7 +483,7 @@ impl<'de> Deserializer<'de> {
     #[cold]
     fn spanned<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
-        let start = self.cur.pos;
+        let start = self.position(self.cur.pos);
         visitor.visit_map(SpanAccess {
             de: self,
             start,
@@ -935,13 +935,17 @@ impl<'de> SeqAccess<'de> for AnySeq<'_, 'de> {
     }
 }
 
-/// `{"$__jtoo_private_Pair": [key, value]}` with the value still in the input.
-struct PairItem<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    key: Option<Scalar<'de>>,
+/// `{"$__jtoo_private_Pair": [key, value]}` with the value still to read
+/// by `de` (this deserializer, or [`crate::IoDeserializer`]).
+pub(crate) struct PairItem<'a, 'de, D> {
+    pub(crate) de: &'a mut D,
+    pub(crate) key: Option<Scalar<'de>>,
 }
 
-impl<'de> de::Deserializer<'de> for PairItem<'_, 'de> {
+impl<'de, D> de::Deserializer<'de> for PairItem<'_, 'de, D>
+where
+    for<'b> &'b mut D: de::Deserializer<'de, Error = Error>,
+{
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -955,7 +959,10 @@ impl<'de> de::Deserializer<'de> for PairItem<'_, 'de> {
     }
 }
 
-impl<'de> MapAccess<'de> for PairItem<'_, 'de> {
+impl<'de, D> MapAccess<'de> for PairItem<'_, 'de, D>
+where
+    for<'b> &'b mut D: de::Deserializer<'de, Error = Error>,
+{
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
@@ -976,13 +983,16 @@ impl<'de> MapAccess<'de> for PairItem<'_, 'de> {
 }
 
 /// `[key, value]` of a pair item.
-struct PairSeq<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
+struct PairSeq<'a, 'de, D> {
+    de: &'a mut D,
     key: Option<Scalar<'de>>,
     done: bool,
 }
 
-impl<'de> de::Deserializer<'de> for PairSeq<'_, 'de> {
+impl<'de, D> de::Deserializer<'de> for PairSeq<'_, 'de, D>
+where
+    for<'b> &'b mut D: de::Deserializer<'de, Error = Error>,
+{
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -996,7 +1006,10 @@ impl<'de> de::Deserializer<'de> for PairSeq<'_, 'de> {
     }
 }
 
-impl<'de> SeqAccess<'de> for PairSeq<'_, 'de> {
+impl<'de, D> SeqAccess<'de> for PairSeq<'_, 'de, D>
+where
+    for<'b> &'b mut D: de::Deserializer<'de, Error = Error>,
+{
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
@@ -1094,14 +1107,29 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
     }
 }
 
-/// A [`crate::Spanned`] as a map of three entries: start, value, end.
-struct SpanAccess<'a, 'de> {
-    de: &'a mut Deserializer<'de>,
-    start: usize,
-    step: usize,
+/// A deserializer that knows where it is, for [`SpanAccess`].
+pub(crate) trait Place {
+    /// The position after the value read last.
+    fn place(&mut self) -> jtoo::Position;
 }
 
-impl<'de> MapAccess<'de> for SpanAccess<'_, 'de> {
+impl Place for Deserializer<'_> {
+    fn place(&mut self) -> jtoo::Position {
+        self.position(self.cur.pos)
+    }
+}
+
+/// A [`crate::Spanned`] as a map of three entries: start, value, end.
+pub(crate) struct SpanAccess<'a, D> {
+    pub(crate) de: &'a mut D,
+    pub(crate) start: jtoo::Position,
+    pub(crate) step: usize,
+}
+
+impl<'de, D: Place> MapAccess<'de> for SpanAccess<'_, D>
+where
+    for<'b> &'b mut D: de::Deserializer<'de, Error = Error>,
+{
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
@@ -1115,12 +1143,11 @@ impl<'de> MapAccess<'de> for SpanAccess<'_, 'de> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.step += 1;
-        let at = match self.step {
+        let p = match self.step {
             1 => self.start,
             2 => return seed.deserialize(&mut *self.de),
-            _ => self.de.cur.pos,
+            _ => self.de.place(),
         };
-        let p = self.de.position(at);
         seed.deserialize(de::value::SeqDeserializer::new(
             [p.offset, p.line, p.column].into_iter(),
         ))

@@ -219,7 +219,7 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 /// assert_eq!(points[1], Point { x: 3, y: 4 });
 ///
 /// let err = jtoo_serde::from_reader::<_, Vec<Point>>(&br#"[["x":1,"y":"2"]]"#[..]).unwrap_err();
-/// assert_eq!(err.to_string(), r#"[0].y: invalid type: string "2", expected i32 at line 1 column 14"#);
+/// assert_eq!(err.to_string(), r#"[0].y: invalid type: string "2", expected i32 at line 1 column 13"#);
 /// # Ok::<(), jtoo_serde::Error>(())
 /// ```
 ///

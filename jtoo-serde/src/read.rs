@@ -10,14 +10,15 @@
 //! steps, in the same order, and the same errors). Memory is the window
 //! (a fixed buffer, or twice the longest token) and the result.
 
-use crate::de::{Deserializer, Scalar, ScalarDeserializer, empty_variant, list_as_key, not_a_pair};
+use crate::de::{
+    Deserializer, PairItem, Place, Scalar, ScalarDeserializer, SpanAccess, empty_variant,
+    list_as_key, not_a_pair,
+};
 use crate::error::{Error, Result, Segment, moved};
 use crate::keys::{KeyStack, SeenKeys};
 use crate::owned::Owned;
 use crate::spanned;
-use jtoo::serde::{
-    DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, PAIR_MARKER, TIMESTAMP_MARKER, VALUE_MARKER,
-};
+use jtoo::serde::{DATETIME_MARKER, DECIMAL_MARKER, ITEM_MARKER, TIMESTAMP_MARKER, VALUE_MARKER};
 use jtoo::stream::{Event, Part, Reader};
 use jtoo::{ErrorKind, Options, Position};
 use serde::de::{
@@ -752,86 +753,6 @@ impl<'de, R: Read> SeqAccess<'de> for AnySeq<'_, R> {
     }
 }
 
-/// `{"$__jtoo_private_Pair": [key, value]}` with the value still to read.
-struct PairItem<'a, R> {
-    de: &'a mut IoDeserializer<R>,
-    key: Option<Scalar<'static>>,
-}
-
-impl<'de, R: Read> de::Deserializer<'de> for PairItem<'_, R> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(self)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
-impl<'de, R: Read> MapAccess<'de> for PairItem<'_, R> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.key.is_none() {
-            return Ok(None);
-        }
-        seed.deserialize(de::value::BorrowedStrDeserializer::new(PAIR_MARKER))
-            .map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(PairSeq {
-            de: &mut *self.de,
-            key: self.key.take(),
-            done: false,
-        })
-    }
-}
-
-/// `[key, value]` of a pair item.
-struct PairSeq<'a, R> {
-    de: &'a mut IoDeserializer<R>,
-    key: Option<Scalar<'static>>,
-    done: bool,
-}
-
-impl<'de, R: Read> de::Deserializer<'de> for PairSeq<'_, R> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_seq(self)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
-impl<'de, R: Read> SeqAccess<'de> for PairSeq<'_, R> {
-    type Error = Error;
-
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if let Some(k) = self.key.take() {
-            return seed.deserialize(ScalarDeserializer(k)).map(Some);
-        }
-        if self.done {
-            return Ok(None);
-        }
-        self.done = true;
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some(usize::from(self.key.is_some()) + usize::from(!self.done))
-    }
-}
-
 /// A list read as a map by `deserialize_any`: a plain item is presented as
 /// an entry with the key `"$__jtoo_private_Item"`; a repeated key (or a
 /// second plain item) is an error.
@@ -916,36 +837,9 @@ impl<'de, R: Read> MapAccess<'de> for AnyMap<'_, R> {
     }
 }
 
-/// A [`crate::Spanned`] as a map of three entries: start, value, end.
-struct SpanAccess<'a, R> {
-    de: &'a mut IoDeserializer<R>,
-    start: Position,
-    step: usize,
-}
-
-impl<'de, R: Read> MapAccess<'de> for SpanAccess<'_, R> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match spanned::FIELDS.get(self.step) {
-            Some(k) => seed
-                .deserialize(de::value::BorrowedStrDeserializer::new(k))
-                .map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        self.step += 1;
-        let at = match self.step {
-            1 => self.start,
-            2 => return seed.deserialize(&mut *self.de),
-            _ => self.de.pos_of(self.de.r.offset()),
-        };
-        let p = at;
-        seed.deserialize(de::value::SeqDeserializer::new(
-            [p.offset, p.line, p.column].into_iter(),
-        ))
+impl<R: Read> Place for IoDeserializer<R> {
+    fn place(&mut self) -> Position {
+        self.pos_of(self.r.offset())
     }
 }
 

@@ -381,7 +381,7 @@ fn conformance_documents_read_as_from_slice_reads_them() {
         }
     }
     assert!(files.len() > 100, "the conformance cases are missing");
-    let sizes = [Some(1), Some(4), None];
+    let sizes = [Some(1), None];
     for path in files {
         let doc = std::fs::read(&path).unwrap();
         same_in::<jtoo::Value>(&doc, &sizes);

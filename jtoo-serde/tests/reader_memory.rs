@@ -152,20 +152,20 @@ fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
 
 #[test]
 fn a_large_document_is_read_in_bounded_memory() {
-    let count = 600_000;
+    let count = 300_000;
     let len = Records::len(count);
-    assert!(len > 24 * MIB, "{len}");
+    assert!(len > 12 * MIB, "{len}");
 
     // Nothing kept: the window only.
     let (v, ignored) = peak(|| jtoo_serde::from_reader::<_, IgnoredAny>(Records::new(count)));
     v.unwrap();
-    assert!(ignored < 4 * MIB, "peak {ignored} bytes for {len}");
+    assert!(ignored < 2 * MIB, "peak {ignored} bytes for {len}");
 
     // Typed records, counted and dropped.
     let (v, counted) = peak(|| jtoo_serde::from_reader::<_, Counted>(Records::new(count)));
     let Counted((n, sum)) = v.unwrap();
     assert_eq!((n, sum), (count, (count as u64 - 1) * count as u64 / 2));
-    assert!(counted < 4 * MIB, "peak {counted} bytes for {len}");
+    assert!(counted < 2 * MIB, "peak {counted} bytes for {len}");
 
     // A result of moderate size: the window and the result.
     let kept = 20_000;
@@ -177,5 +177,9 @@ fn a_large_document_is_read_in_bounded_memory() {
     assert!(
         vec < 4 * MIB + 2 * result,
         "peak {vec} bytes, result {result}"
+    );
+    eprintln!(
+        "document {len} bytes: heap peak {ignored} bytes into IgnoredAny, {counted} counting \
+         records; {vec} bytes for {kept} records ({result} bytes of result)"
     );
 }
