@@ -79,22 +79,25 @@ impl Diagnostic {
     ) -> Diagnostic {
         let snippet = position.map(|p| {
             let offset = p.offset.min(source.len());
-            let line_start = source[..offset]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let line_end = source[line_start..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(source.len(), |i| line_start + i);
+            let line_start = memchr::memrchr(b'\n', &source[..offset]).map_or(0, |i| i + 1);
+            let line_end =
+                memchr::memchr(b'\n', &source[offset..]).map_or(source.len(), |i| offset + i);
             let mut line = &source[line_start..line_end];
             if let [head @ .., b'\r'] = line
                 && offset < line_start + head.len()
             {
                 line = head;
             }
-            let caret = display_width(&String::from_utf8_lossy(&source[line_start..offset]));
-            let (text, caret) = window(&String::from_utf8_lossy(line), caret);
+            // Only the part of a long line the window can show is read (a
+            // minified document may be one line of hundreds of MiB): every
+            // character is at least one column and at most four bytes, so
+            // `REACH` bytes on each side hold more than the window needs,
+            // and cutting there keeps the window and its `…` marks as they
+            // would be from the whole line.
+            let from = char_start(line, (offset - line_start).saturating_sub(REACH));
+            let to = char_start(line, (offset - line_start).saturating_add(REACH));
+            let caret = display_width(&String::from_utf8_lossy(&line[from..offset - line_start]));
+            let (text, caret) = window(&String::from_utf8_lossy(&line[from..to]), caret);
             Snippet {
                 line: p.line,
                 column: p.column,
@@ -300,6 +303,20 @@ enum Shown {
     Char(char),
 }
 
+/// The bytes on each side of an error's offset that its line's window is
+/// made from (see [`Diagnostic::at`]).
+const REACH: usize = 4 * (WINDOW + 1);
+
+/// The start of the character at or after `at` in `line` (`line.len()`
+/// past its end): a cut there splits no UTF-8 sequence.
+fn char_start(line: &[u8], at: usize) -> usize {
+    let mut at = at.min(line.len());
+    while at < line.len() && at > 0 && line[at] & 0xC0 == 0x80 {
+        at += 1;
+    }
+    at
+}
+
 fn display_width(s: &str) -> usize {
     s.chars().map(|c| shown(c).1).sum()
 }
@@ -379,6 +396,32 @@ mod tests {
         assert!(WIDE.windows(2).all(|w| w[0].1 < w[1].0));
         assert!(is_wide('你') && is_wide('😀') && is_wide('\u{1100}') && is_wide('\u{3fffd}'));
         assert!(!is_wide('a') && !is_wide('é') && !is_wide('\u{10ff}') && !is_wide('\u{1160}'));
+    }
+
+    proptest::proptest! {
+        /// A long line's window, made from the bytes around the offset
+        /// alone, is the window made from the whole line.
+        #[test]
+        fn a_window_from_the_reach_is_the_window_from_the_whole_line(
+            before in proptest::collection::vec(proptest::sample::select(vec!['a', '\t', '\u{1}', 'é', '你', '😀']), 0..700),
+            after in proptest::collection::vec(proptest::sample::select(vec!['b', '\t', '\u{7f}', 'ü', '語', '🎉', '\r']), 0..700),
+        ) {
+            let before: String = before.into_iter().collect();
+            let after: String = after.into_iter().collect();
+            let source = format!("x\n{before}{after}\ny");
+            let offset = 2 + before.len();
+            let position = jtoo::Position { line: 2, column: 1, offset };
+            let snippet = Diagnostic::at("m", Some(position), source.as_bytes(), "f")
+                .snippet
+                .expect("a snippet");
+            // The whole line, as the window was made before.
+            let mut line = format!("{before}{after}");
+            if line.ends_with('\r') && offset < 2 + line.len() - 1 {
+                line.pop();
+            }
+            let (text, caret) = window(&line, display_width(&before));
+            proptest::prop_assert_eq!((snippet.text, snippet.caret), (text, caret));
+        }
     }
 
     #[test]
