@@ -3,6 +3,7 @@
 # (Ir with RUNS+1 runs - Ir with 1 run) / RUNS, so loading the file and building
 # the inputs cancel out. Usage (from the workspace root):
 #   cargo build --release -p benches --bin profile && benches/callgrind.sh [PROFILE_BIN] [RUNS]
+# WORKLOADS="encode typed-ser" limits the rows to those workloads.
 set -eu
 bin=${1:-target/release/profile}
 runs=${2:-2}
@@ -13,7 +14,7 @@ ir() {
         2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
 printf '%-10s %-13s %14s\n' workload file instructions/run
-for w in parse validate typed-de typed-ser encode; do
+for w in ${WORKLOADS:-parse validate typed-de typed-ser encode}; do
     for f in twitter citm_catalog canada; do
         one=$(ir "$w" "$f" 1)
         many=$(ir "$w" "$f" $((runs + 1)))

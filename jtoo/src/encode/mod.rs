@@ -288,19 +288,93 @@ fn write_scalar(out: &mut impl Output, v: &Value) {
 /// One open list while encoding: its remaining items, whether one has been
 /// written, and the value of a pair whose key (a list) is being written.
 struct Open<'a> {
-    items: crate::value::Iter<'a>,
+    items: Items<'a>,
     started: bool,
     pair_value: Option<&'a Value>,
 }
 
+/// The remaining items of an open list, by how the list stores them: the
+/// loops over plain values and over pairs (almost every list) take their
+/// items straight from the slice, without a tag per item.
+enum Items<'a> {
+    Values(std::slice::Iter<'a, Value>),
+    Pairs(std::slice::Iter<'a, crate::value::Pair>),
+    Mixed(crate::value::Iter<'a>),
+}
+
 impl<'a> Open<'a> {
-    fn new(items: &'a List) -> Self {
+    fn new(list: &'a List) -> Self {
+        let items = match (list.values(), list.pairs()) {
+            (Some(values), _) => Items::Values(values.iter()),
+            (None, Some(pairs)) => Items::Pairs(pairs.iter()),
+            (None, None) => Items::Mixed(list.iter()),
+        };
         Open {
-            items: items.iter(),
+            items,
             started: false,
             pair_value: None,
         }
     }
+}
+
+/// A list an item leaves open: its items come next, then (for a pair
+/// whose key is that list) the pair's value.
+type Opened<'a> = (&'a List, Option<&'a Value>);
+
+/// Writes a plain item, or returns it when it is a list.
+#[inline(always)]
+fn write_plain<'a>(out: &mut impl Output, v: &'a Value) -> Option<Opened<'a>> {
+    match v {
+        Value::List(items) => Some((items, None)),
+        scalar => {
+            write_scalar_inline(out, scalar);
+            None
+        }
+    }
+}
+
+/// Writes a pair up to the first list in it, and returns that list.
+#[inline(always)]
+fn write_pair<'a>(out: &mut impl Output, p: &'a crate::value::Pair) -> Option<Opened<'a>> {
+    match (p.key(), p.value()) {
+        (Value::List(key), val) => Some((key, Some(val))),
+        (key, Value::List(items)) => {
+            write_scalar(out, key);
+            out.push(b':');
+            Some((items, None))
+        }
+        (key, val) => {
+            write_scalar_inline(out, key);
+            out.push(b':');
+            write_scalar_inline(out, val);
+            None
+        }
+    }
+}
+
+/// Writes `items` (`,` between them) until one leaves a list open, which
+/// it returns; hands the buffer to `flush` when it is full.
+#[inline(always)]
+fn write_items<'a, T, O: Output>(
+    items: impl Iterator<Item = T>,
+    started: &mut bool,
+    out: &mut O,
+    flush: &mut impl FnMut(&mut O) -> Result<(), Error>,
+    write: impl Fn(&mut O, T) -> Option<Opened<'a>>,
+) -> Result<Option<Opened<'a>>, Error> {
+    for item in items {
+        if *started {
+            out.push(b',');
+        }
+        *started = true;
+        if let Some(opened) = write(out, item) {
+            return Ok(Some(opened));
+        }
+        if out.len() >= FLUSH_AT {
+            flush(out)?;
+        }
+    }
+    Ok(None)
 }
 
 /// Buffered bytes after which `encode_with` hands the buffer to `flush`.
@@ -331,53 +405,37 @@ fn encode_with<O: Output>(
             flush(out)?;
         }
         // A list to open: an item, a pair's key or a pair's value.
-        let mut open: Option<&List> = None;
+        let mut open: Option<Opened<'_>> = None;
         if let Some(val) = top.pair_value.take() {
             out.push(b':');
             match val {
-                Value::List(items) => open = Some(items),
+                Value::List(items) => open = Some((items, None)),
                 scalar => write_scalar(out, scalar),
             }
         }
         if open.is_none() {
-            for item in top.items.by_ref() {
-                if top.started {
-                    out.push(b',');
+            let started = &mut top.started;
+            open = match &mut top.items {
+                Items::Values(it) => {
+                    write_items(it, started, out, &mut flush, |o, v| write_plain(o, v))?
                 }
-                top.started = true;
-                match item {
-                    ItemRef::Value(Value::List(items)) => {
-                        open = Some(items);
-                        break;
-                    }
-                    ItemRef::Value(scalar) => write_scalar_inline(out, scalar),
-                    ItemRef::Pair(p) => match (p.key(), p.value()) {
-                        (Value::List(key), val) => {
-                            top.pair_value = Some(val);
-                            open = Some(key);
-                            break;
-                        }
-                        (key, Value::List(items)) => {
-                            write_scalar(out, key);
-                            out.push(b':');
-                            open = Some(items);
-                            break;
-                        }
-                        (key, val) => {
-                            write_scalar_inline(out, key);
-                            out.push(b':');
-                            write_scalar_inline(out, val);
-                        }
-                    },
+                Items::Pairs(it) => {
+                    write_items(it, started, out, &mut flush, |o, p| write_pair(o, p))?
                 }
-                if out.len() >= FLUSH_AT {
-                    flush(out)?;
+                Items::Mixed(it) => {
+                    write_items(it, started, out, &mut flush, |out, item| match item {
+                        ItemRef::Value(v) => write_plain(out, v),
+                        ItemRef::Pair(p) => write_pair(out, p),
+                    })?
                 }
-            }
+            };
         }
         match open {
             Some(_) if stack.len() >= max_depth => return Err(too_deep(max_depth)),
-            Some(items) => {
+            Some((items, pair_value)) => {
+                if let Some(top) = stack.last_mut() {
+                    top.pair_value = pair_value;
+                }
                 out.push(b'[');
                 stack.push(Open::new(items));
             }
