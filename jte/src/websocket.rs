@@ -44,10 +44,13 @@ impl Transport {
     /// - an outgoing packet over the limit is refused to its caller
     ///   (`ECTOOLARGE`) and the connection goes on.
     ///
-    /// The WebSocket layer reads a whole message before jte sees it: build
-    /// the stream with [`Transport::websocket_config`] so that it refuses
-    /// longer messages and frames as they arrive (tungstenite's defaults
-    /// buffer up to 64 MiB). Pings are answered by the WebSocket layer.
+    /// The WebSocket layer reads a whole message before jte sees it, and
+    /// its limits can be set only at the handshake: do the handshake with
+    /// [`Transport::accept_websocket`] or [`Transport::connect_websocket`],
+    /// or build the stream with [`Transport::websocket_config`], so that
+    /// it refuses longer messages and frames as they arrive (tungstenite's
+    /// defaults buffer up to 64 MiB). Pings are answered by the WebSocket
+    /// layer.
     ///
     /// [`Builder::max_packet_len`]: crate::Builder::max_packet_len
     pub fn websocket<S>(ws: WebSocketStream<S>) -> Transport
@@ -92,6 +95,73 @@ impl Transport {
                 policy: Policy::allow_all(),
             }
         })
+    }
+
+    /// Accepts a WebSocket connection on `stream` (the server's side of
+    /// the handshake) with the limits of [`Transport::websocket_config`]
+    /// for `max_packet_len`, and speaks JTE over it
+    /// ([`Transport::websocket`]): the WebSocket layer refuses a message
+    /// or a WebSocket frame longer than the largest packet's frame as it
+    /// arrives, with Close code 1009, and buffers nothing longer.
+    ///
+    /// ```no_run
+    /// # async fn serve(socket: tokio::net::TcpStream) -> Result<(), jte::JteError> {
+    /// use jte::{DEFAULT_MAX_PACKET_LEN, Peer, Transport};
+    /// let transport = Transport::accept_websocket(socket, DEFAULT_MAX_PACKET_LEN).await?;
+    /// let peer = Peer::builder().start(transport);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// A failed handshake (an I/O error, or a request that is not a
+    /// WebSocket upgrade).
+    pub async fn accept_websocket<S>(
+        stream: S,
+        max_packet_len: usize,
+    ) -> Result<Transport, JteError>
+    where
+        S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    {
+        let config = Transport::websocket_config(max_packet_len);
+        let ws = tokio_tungstenite::accept_async_with_config(stream, Some(config))
+            .await
+            .map_err(io)?;
+        Ok(Transport::websocket(ws))
+    }
+
+    /// Opens a WebSocket connection on `stream` (the client's side of the
+    /// handshake, to `request`: a URL such as `ws://host/jte`, or an HTTP
+    /// request) with the limits of [`Transport::websocket_config`] for
+    /// `max_packet_len`, and speaks JTE over it, as
+    /// [`Transport::accept_websocket`] does.
+    ///
+    /// ```no_run
+    /// # async fn call() -> Result<(), Box<dyn std::error::Error>> {
+    /// use jte::{DEFAULT_MAX_PACKET_LEN, Peer, Transport};
+    /// let socket = tokio::net::TcpStream::connect("127.0.0.1:9000").await?;
+    /// let transport =
+    ///     Transport::connect_websocket("ws://127.0.0.1:9000/jte", socket, DEFAULT_MAX_PACKET_LEN)
+    ///         .await?;
+    /// let sum: i64 = Peer::builder().start(transport).call("math:add", &(1, 2)).await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// A failed handshake (an I/O error, or a refused upgrade).
+    pub async fn connect_websocket<S, R>(
+        request: R,
+        stream: S,
+        max_packet_len: usize,
+    ) -> Result<Transport, JteError>
+    where
+        S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+        R: tungstenite::client::IntoClientRequest + Unpin,
+    {
+        let config = Transport::websocket_config(max_packet_len);
+        let (ws, _) = tokio_tungstenite::client_async_with_config(request, stream, Some(config))
+            .await
+            .map_err(io)?;
+        Ok(Transport::websocket(ws))
     }
 
     /// The WebSocket settings that match a packet limit (`max_packet_len`,

@@ -123,6 +123,28 @@ async fn a_message_over_the_limit_closes_with_1009() {
 }
 
 #[tokio::test]
+async fn the_handshake_helpers_set_the_websocket_limits() {
+    let (a, b) = tokio::io::duplex(1 << 16);
+    let (client, server) = tokio::join!(
+        Transport::connect_websocket("ws://localhost/jte", a, 1 << 20),
+        Transport::accept_websocket(b, 1024)
+    );
+    // The peer's own limit is the default 1 MiB: only the WebSocket
+    // layer's limit, set at the handshake, refuses a 4 KB message.
+    let server = add().start(server.unwrap());
+    let client = Peer::builder().start(client.unwrap());
+    let sum: i64 = client.call("math:add", &(1, 2)).await.unwrap();
+    assert_eq!(sum, 3);
+    let e = client
+        .call::<_, i64>("math:add", &("x".repeat(4000), 1))
+        .await
+        .unwrap_err();
+    assert!(e.is_closed(), "{e}");
+    let why = closed(&server).await;
+    assert!(why.contains("Message too long: 4116 > 1040"), "{why}");
+}
+
+#[tokio::test]
 async fn a_refused_message_is_answered_and_the_connection_goes_on() {
     let (mut c, s) = sockets().await;
     let server = add().start(Transport::websocket(s));
