@@ -649,7 +649,9 @@ impl<'de, R: Read, const UNIQUE: bool> MapAccess<'de> for Pairs<'_, R, UNIQUE> {
             None => return Err(de.unexpected_end()),
         };
         let key_start = tok.start();
-        let depth = de.open - usize::from(matches!(tok, Tok::Open(_)));
+        let depth = de
+            .open
+            .saturating_sub(usize::from(matches!(tok, Tok::Open(_))));
         let k = if let (Tok::Open(_), false) = (tok, UNIQUE) {
             // A list longer than the window as a struct's key (a type
             // error, mostly): read as any other value.
