@@ -404,26 +404,62 @@ pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
     }
 }
 
-/// Appends a number's text without its `_`. Up to 64 bytes (any number a
-/// JSON reader keeps exactly, and more) go through a stack buffer without
-/// a branch per byte; longer ones run by run.
+/// Appends a number's text without its `_`. In canonical text the
+/// separators (`_`, and the `.`) stand every four bytes from the first
+/// one, each followed by a group of three digits but the last, so a number
+/// of up to 64 bytes is copied a group at a time through a stack buffer
+/// (four bytes written, three kept); a longer number, or any other shape, is copied run by run.
 #[inline]
 fn push_ungrouped(out: &mut Vec<u8>, text: &[u8]) {
     const ROOM: usize = 64;
-    if text.len() <= ROOM {
-        let mut buf = [0u8; ROOM];
-        let mut n = 0;
-        for &b in text {
-            // `n < text.len() <= ROOM`: the mask never changes the index.
-            buf[n & (ROOM - 1)] = b;
-            n += usize::from(b != b'_');
-        }
-        out.extend_from_slice(buf.get(..n).unwrap_or_default());
-        return;
+    let mut buf = [0u8; ROOM + 4];
+    if text.len() <= ROOM
+        && let Some(digits) = ungroup_every_fourth(text, &mut buf)
+    {
+        return out.extend_from_slice(digits);
     }
     for digits in text.split(|&b| b == b'_') {
         out.extend_from_slice(digits);
     }
+}
+
+/// `text` without the `_` found at its first separator (`_` or `.`) and
+/// every fourth byte after it, written into `buf` (four bytes longer than
+/// `text`); `None` when a `_` stands anywhere else, or `buf` is too short.
+#[inline(always)]
+fn ungroup_every_fourth<'b>(text: &[u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    let first = text.iter().position(|&b| b == b'_' || b == b'.');
+    let (head, mut rest) = text.split_at(first.unwrap_or(text.len()));
+    buf.get_mut(..head.len())?.copy_from_slice(head);
+    let mut n = head.len();
+    while let Some((&sep, tail)) = rest.split_first() {
+        if sep != b'_' {
+            *buf.get_mut(n)? = sep;
+            n += 1;
+        }
+        match tail.first_chunk::<4>() {
+            // Three digits and the next separator, which the next step
+            // overwrites (or leaves past the end).
+            Some(group) => {
+                if group[0] == b'_' || group[1] == b'_' || group[2] == b'_' {
+                    return None;
+                }
+                buf.get_mut(n..n + 4)?.copy_from_slice(group);
+                n += 3;
+                rest = tail.get(3..)?;
+            }
+            None => {
+                // At most three bytes: no call to `memchr` for them.
+                if matches!(tail, [b'_', ..] | [_, b'_', ..] | [_, _, b'_', ..]) {
+                    return None;
+                }
+                buf.get_mut(n..n + tail.len())?.copy_from_slice(tail);
+                n += tail.len();
+                break;
+            }
+        }
+    }
+    buf.get(..n)
 }
 
 /// Appends the inside of a strict JTOO string (between its quotes) as the
@@ -610,6 +646,23 @@ mod tests {
             to_json_string(&v),
             r#"[1,-1234567,0.0001,-65.613616999999977,1.0,true,false,"","4f4b","D2023-12-08","T10:20:30.500Z","",340282366920938463463374607431768211455]"#
         );
+        // Grouped as canonical text is, or not (the fast path must give way).
+        for text in [
+            "1_000.000_1",
+            "-1_234_567.89",
+            "0.5",
+            "123",
+            "1_0_00",
+            "1_00_0",
+            "10_00.0_0",
+            "1_000_",
+            "_1",
+            "1__000",
+        ] {
+            let mut out = Vec::new();
+            push_ungrouped(&mut out, text.as_bytes());
+            assert_eq!(out, text.replace('_', "").as_bytes(), "{text}");
+        }
         let long = format!("0.{}1", "000_".repeat(30));
         let mut out = Vec::new();
         write_json_canonical(&mut out, long.as_bytes(), false);
