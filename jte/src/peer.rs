@@ -573,37 +573,20 @@ impl Inner {
         lock(&self.reason).is_some()
     }
 
-    /// The room a packet takes in the queue: its weight, at most the
-    /// whole limit (a larger packet is sent alone).
-    fn charge(&self, packet: &Packet) -> u32 {
-        let size = weight(packet).min(self.max_queued);
-        u32::try_from(size).unwrap_or(u32::MAX)
-    }
-
     /// Queues a packet for the writer, waiting for room.
     async fn send(&self, packet: Packet, encoding: Encoding) -> Result<(), Error> {
         if self.closed.borrow().is_some() {
             return Err(self.closed_error());
         }
-        let size = self.charge(&packet);
+        let size = weight(&packet).min(self.max_queued);
+        let size = u32::try_from(size).unwrap_or(u32::MAX);
         // Closed with the connection: every waiting sender then fails.
         let permit = Arc::clone(&self.room)
             .acquire_many_owned(size)
             .await
             .map_err(|_| self.closed_error())?;
-        self.queue(packet, encoding, permit)
-    }
-
-    /// Hands a packet to the writer with the room it holds; the writer
-    /// gives the room back once the packet is written.
-    fn queue(
-        &self,
-        packet: Packet,
-        encoding: Encoding,
-        room: OwnedSemaphorePermit,
-    ) -> Result<(), Error> {
-        let size = u32::try_from(room.num_permits()).unwrap_or(u32::MAX);
-        room.forget();
+        // The writer gives the room back once the packet is written.
+        permit.forget();
         self.out.send((packet, encoding, size)).map_err(|_| {
             self.room.add_permits(size as usize);
             self.closed_error()

@@ -201,6 +201,19 @@ impl<R: Read> IoDeserializer<R> {
         }
     }
 
+    /// The first step of a list's next item, or `None` at its `]`
+    /// (`closed` is then set); the end of the input is an error.
+    fn item_tok(&mut self, closed: &mut bool) -> Result<Option<Tok>> {
+        match self.next_tok()? {
+            Some(Tok::Close(_)) => {
+                *closed = true;
+                Ok(None)
+            }
+            Some(tok) => Ok(Some(tok)),
+            None => Err(self.unexpected_end()),
+        }
+    }
+
     /// The position of input offset `offset`, at or after the last one
     /// asked for, while its bytes are held: counted on from the last one.
     fn pos_of(&mut self, offset: usize) -> Position {
@@ -598,17 +611,15 @@ impl<'de, R: Read> SeqAccess<'de> for Seq<'_, R> {
         if self.closed {
             return Ok(None);
         }
-        let value_start = match self.de.next_tok()? {
-            Some(Tok::Close(_)) => {
-                self.closed = true;
-                return Ok(None);
-            }
-            Some(Tok::Colon(at)) => return Err(syntax_err(ErrorKind::ExpectedCommaOrEnd, at)),
-            Some(tok) => {
+        let Some(tok) = self.de.item_tok(&mut self.closed)? else {
+            return Ok(None);
+        };
+        let value_start = match tok {
+            Tok::Colon(at) => return Err(syntax_err(ErrorKind::ExpectedCommaOrEnd, at)),
+            tok => {
                 self.de.pending = Some(tok);
                 tok.start()
             }
-            None => return Err(self.de.unexpected_end()),
         };
         let index = self.index;
         let v = seed.deserialize(&mut *self.de).map_err(|e| {
@@ -639,14 +650,10 @@ impl<'de, R: Read, const UNIQUE: bool> MapAccess<'de> for Pairs<'_, R, UNIQUE> {
             return Ok(None);
         }
         let de = &mut *self.de;
-        let tok = match de.next_tok()? {
-            Some(Tok::Close(_)) => {
-                self.closed = true;
-                return Ok(None);
-            }
+        let tok = match de.item_tok(&mut self.closed)? {
+            None => return Ok(None),
             Some(tok @ (Tok::Whole { .. } | Tok::Open(_))) => tok,
             Some(tok) => return Err(syntax_err(ErrorKind::ExpectedValue, tok.start())),
-            None => return Err(de.unexpected_end()),
         };
         let key_start = tok.start();
         let depth = de
@@ -721,13 +728,9 @@ impl<'de, R: Read> SeqAccess<'de> for AnySeq<'_, R> {
         let de = &mut *self.de;
         let (scalar, item_start) = match self.first.take() {
             Some(first) => (Some(first.0), first.1),
-            None => match de.next_tok()? {
-                Some(Tok::Close(_)) => {
-                    self.done = true;
-                    return Ok(None);
-                }
+            None => match de.item_tok(&mut self.done)? {
+                None => return Ok(None),
                 Some(tok) => (de.scalar(tok)?, tok.start()),
-                None => return Err(de.unexpected_end()),
             },
         };
         let r = match scalar {
@@ -784,13 +787,8 @@ impl<'de, R: Read> MapAccess<'de> for AnyMap<'_, R> {
             return Ok(None);
         }
         let de = &mut *self.de;
-        let tok = match de.next_tok()? {
-            Some(Tok::Close(_)) => {
-                self.closed = true;
-                return Ok(None);
-            }
-            Some(tok) => tok,
-            None => return Err(de.unexpected_end()),
+        let Some(tok) = de.item_tok(&mut self.closed)? else {
+            return Ok(None);
         };
         let item_start = tok.start();
         self.key_start = item_start;
