@@ -4,16 +4,12 @@
 //! again on a longer window when it reaches the window's end, the token
 //! limit, and the line and column of any byte still held.
 //!
-//! Memory: a fixed buffer of 16 reads (reached by doubling from 64 KiB, so
-//! a short input allocates little), grown only for a window longer than it
-//! (a token longer than the buffer), and bounded by the token limit.
+//! Memory: a fixed buffer of 16 reads, grown only for a window longer than
+//! it (a token longer than the buffer), and bounded by the token limit.
 
 use crate::error::{Error, ErrorKind, Position};
 use crate::parse::string::Known;
 use std::io::Read;
-
-/// The first buffer's size at most (then doubled up to 16 reads).
-const FIRST_BUFFER: usize = 64 * 1024;
 
 /// What a production run on the window found.
 pub(crate) enum Judged<T> {
@@ -234,11 +230,7 @@ impl<R: Read> Window<R> {
                 if self.pos > 0 {
                     self.discard();
                 }
-                // The fixed buffer of 16 reads is reached by doubling from
-                // 64 KiB, so a short input does not pay for (zero) all of it.
-                let fixed = self.lookahead.saturating_mul(16);
-                let grown = self.buf.len().saturating_mul(2).max(FIRST_BUFFER);
-                let size = (self.end + block).max(fixed.min(grown));
+                let size = (self.end + block).max(self.lookahead.saturating_mul(16));
                 if self.buf.len() < size {
                     self.buf.resize(size, 0);
                 }
