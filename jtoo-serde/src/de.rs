@@ -1415,6 +1415,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     ))
                     .map_err(|e| self.fix(e, start))
             }
+            _ if name == crate::raw::RAW_MARKER => {
+                // One value checked by the validator, handed over as text.
+                self.skip_ws()?;
+                let start = self.cur.pos;
+                self.skip_value()?;
+                let text = self.cur.input.get(start..self.cur.pos).unwrap_or_default();
+                crate::raw::visit_text(visitor, text, self.cur.syntax, self.cur.depth)
+                    .map_err(|e| self.fix(e, start))
+            }
             _ => visitor.visit_newtype_struct(self),
         }
     }

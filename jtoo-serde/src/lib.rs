@@ -25,6 +25,7 @@ mod keys;
 mod marked;
 mod no_payload;
 mod owned;
+mod raw;
 mod read;
 mod scalar;
 mod ser;
@@ -35,6 +36,7 @@ mod value_ser;
 pub use de::Deserializer;
 pub use document::{from_document, update};
 pub use error::{Category, Error, Result, Segment};
+pub use raw::{Raw, RawBuf};
 pub use read::IoDeserializer;
 pub use ser::{Compound, Serializer};
 pub use spanned::Spanned;
@@ -57,7 +59,11 @@ use serde::de::{Deserialize, DeserializeOwned};
 /// which [`from_str`] would refuse ("lists nested too deeply"; see
 /// [`Serializer::with_max_depth`]).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
-    let bytes = to_vec(value)?;
+    encoded_text(to_vec(value)?)
+}
+
+/// The serializer's output as a `String` (it writes UTF-8).
+fn encoded_text(bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes)
         .map_err(|_| Error::message("internal: the encoder wrote invalid UTF-8"))
 }
@@ -75,6 +81,41 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     let mut ser = Serializer::from_vec(Vec::with_capacity(128));
     value.serialize(&mut ser)?;
     Ok(ser.into_vec())
+}
+
+/// Serializes `value` into a [`RawBuf`]: its canonical text, to be
+/// written verbatim inside a larger document (see [`Raw`]).
+///
+/// ```
+/// let raw = jtoo_serde::to_raw(&[("x", 1)])?;
+/// assert_eq!(raw.as_str(), r#"[["x",1]]"#);
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`].
+pub fn to_raw<T: Serialize + ?Sized>(value: &T) -> Result<RawBuf> {
+    to_string(value).map(RawBuf::from_serialized)
+}
+
+/// As [`to_raw`], for a value that may be absent, as a struct field
+/// holding it would be left out: `None` for `None` and `()` (which
+/// [`to_raw`] refuses, JTOO having no null).
+///
+/// ```
+/// assert_eq!(jtoo_serde::to_raw_field(&Some(5))?.unwrap().as_str(), "5");
+/// assert_eq!(jtoo_serde::to_raw_field(&None::<u8>)?, None);
+/// assert_eq!(jtoo_serde::to_raw_field(&())?, None);
+/// # Ok::<(), jtoo_serde::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`to_string`], except for a value that is left out.
+pub fn to_raw_field<T: Serialize + ?Sized>(value: &T) -> Result<Option<RawBuf>> {
+    match ser::to_vec_field(value)? {
+        None => Ok(None),
+        Some(bytes) => encoded_text(bytes).map(|s| Some(RawBuf::from_serialized(s))),
+    }
 }
 
 /// Serializes `value` as canonical JTOO into `writer` (buffered internally:

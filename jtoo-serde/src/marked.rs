@@ -19,7 +19,24 @@ pub(crate) fn write<T: Serialize + ?Sized, O: Output>(
     marker: &'static str,
     v: &T,
 ) -> Result<bool> {
-    v.serialize(Text { out, marker })
+    write_with(out, marker, v, |text| check(marker, text))
+}
+
+/// As [`write`], with `check` deciding whether the text may be written
+/// (and what [`write`] returns): a raw value's text
+/// ([`crate::raw::write`]).
+pub(crate) fn write_with<T, O, C>(
+    out: &mut O,
+    marker: &'static str,
+    v: &T,
+    check: C,
+) -> Result<bool>
+where
+    T: Serialize + ?Sized,
+    O: Output,
+    C: FnOnce(&str) -> Result<bool>,
+{
+    v.serialize(Text { out, marker, check })
 }
 
 /// Checks `text` is exactly one strict token of `marker`'s kind (strict
@@ -32,13 +49,14 @@ fn check(marker: &'static str, text: &str) -> Result<bool> {
     })
 }
 
-/// A serializer that accepts one `str`.
-struct Text<'a, O> {
+/// A serializer that accepts one `str`, if `check` lets it.
+struct Text<'a, O, C> {
     out: &'a mut O,
     marker: &'static str,
+    check: C,
 }
 
-impl<O> Text<'_, O> {
+impl<O, C> Text<'_, O, C> {
     fn refuse<T>(&self) -> Result<T> {
         Err(Error::message(format_args!(
             "expected the text of a {} value",
@@ -56,7 +74,7 @@ macro_rules! refuse {
     )*};
 }
 
-impl<O: Output> ser::Serializer for Text<'_, O> {
+impl<O: Output, C: FnOnce(&str) -> Result<bool>> ser::Serializer for Text<'_, O, C> {
     type Ok = bool;
     type Error = Error;
     type SerializeSeq = Impossible<bool, Error>;
@@ -68,7 +86,7 @@ impl<O: Output> ser::Serializer for Text<'_, O> {
     type SerializeStructVariant = Impossible<bool, Error>;
 
     fn serialize_str(self, text: &str) -> Result<bool> {
-        let ambiguous = check(self.marker, text)?;
+        let ambiguous = (self.check)(text)?;
         self.out.extend_from_slice(text.as_bytes());
         Ok(ambiguous)
     }

@@ -181,6 +181,15 @@ impl<O: Output> Serializer<io::Sink, O> {
     }
 }
 
+/// Serializes `value` as a struct field's value is written: `None` when
+/// it is left out there (`None`, `()`). See [`crate::to_raw_field`].
+pub(crate) fn to_vec_field<T: Serialize + ?Sized>(value: &T) -> Result<Option<Vec<u8>>> {
+    let mut ser = Serializer::from_vec(Vec::with_capacity(128));
+    ser.none_ok = true;
+    value.serialize(&mut ser)?;
+    Ok((!ser.was_none).then(|| ser.into_vec()))
+}
+
 /// The error for lists nested deeper than `max` (the serializer's limit).
 #[cold]
 pub(crate) fn too_deep(max: usize) -> Error {
@@ -428,6 +437,9 @@ impl<'a, W: io::Write, O: Output> ser::Serializer for &'a mut Serializer<W, O> {
                 self.out.push(b':');
                 encode::write_value_with_depth(&mut self.out, pair.value(), self.depth)
                     .map_err(too_deep)
+            }
+            _ if name == crate::raw::RAW_MARKER => {
+                crate::raw::write(&mut self.out, self.depth, self.max_depth, v)
             }
             _ => v.serialize(self),
         }

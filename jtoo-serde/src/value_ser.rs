@@ -172,6 +172,12 @@ impl ser::Serializer for ValueSerializer {
                     _ => Err(Error::message("invalid private pair item")),
                 }
             }
+            _ if name == crate::raw::RAW_MARKER => {
+                let text = string_of(v.serialize(ValueSerializer)?)?;
+                jtoo::from_str(&text)
+                    .map(Node::Value)
+                    .map_err(Error::from_jtoo)
+            }
             _ => v.serialize(self),
         }
     }

@@ -8,6 +8,7 @@ mod mapping;
 mod option_variant;
 mod positions;
 mod pretty;
+mod raw;
 mod reader;
 mod roundtrip_props;
 mod spanned;
