@@ -46,27 +46,50 @@ fn decimal_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     DECIMAL.import(py, "decimal", "Decimal")
 }
 
-static MAKE_DECIMAL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-/// `create_decimal` of a `decimal.Context` whose precision and exponent
-/// range are the largest `decimal` has (`MAX_PREC`, `MAX_EMAX`,
-/// `MIN_EMIN`), so that no decimal is ever rounded: it makes exactly the
-/// `Decimal` that `Decimal(text)` makes, about a quarter faster (no
-/// keyword arguments to parse, no lookup of the thread's context).
-fn make_decimal(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    MAKE_DECIMAL
-        .get_or_try_init(py, || {
-            let decimal = py.import("decimal")?;
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("prec", decimal.getattr("MAX_PREC")?)?;
-            kwargs.set_item("Emax", decimal.getattr("MAX_EMAX")?)?;
-            kwargs.set_item("Emin", decimal.getattr("MIN_EMIN")?)?;
-            kwargs.set_item("traps", PyList::empty(py))?;
-            let context = decimal.getattr("Context")?.call((), Some(&kwargs))?;
-            Ok(context.getattr("create_decimal")?.unbind())
-        })
-        .map(|f| f.bind(py))
+/// The `decimal.Context` that makes `loads`'s Decimals: its precision and
+/// exponent range are the largest `decimal` has (`MAX_PREC`, `MAX_EMAX`,
+/// `MIN_EMIN`) and it traps nothing, so nothing it makes is ever rounded.
+struct Decimals {
+    /// `create_decimal`: exactly the `Decimal` that `Decimal(text)` makes,
+    /// with no keyword arguments to parse and no lookup of the thread's
+    /// context.
+    create: Py<PyAny>,
+    /// `multiply`, with `TENTHS[k]` = `Decimal("1E-k")`: `c × 10^-k` is
+    /// the coefficient times that power, exact (the product's exponent is
+    /// the sum of the two, its coefficient `c × 1`). Made from a Python
+    /// `int`, with no text for `decimal` to scan: about a third cheaper
+    /// than `create_decimal` of the plain text.
+    multiply: Py<PyAny>,
+    tenths: Vec<Py<PyAny>>,
 }
+
+/// The largest scale made by `Decimals::multiply` (`1E-40`); finer ones
+/// are made from their text.
+const MAX_TENTH: usize = 40;
+
+static DECIMALS: PyOnceLock<Decimals> = PyOnceLock::new();
+
+fn decimals(py: Python<'_>) -> PyResult<&Decimals> {
+    DECIMALS.get_or_try_init(py, || {
+        let decimal = py.import("decimal")?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("prec", decimal.getattr("MAX_PREC")?)?;
+        kwargs.set_item("Emax", decimal.getattr("MAX_EMAX")?)?;
+        kwargs.set_item("Emin", decimal.getattr("MIN_EMIN")?)?;
+        kwargs.set_item("traps", PyList::empty(py))?;
+        let context = decimal.getattr("Context")?.call((), Some(&kwargs))?;
+        let create = context.getattr("create_decimal")?;
+        let tenths = (0..=MAX_TENTH)
+            .map(|k| Ok(create.call1((format!("1E-{k}"),))?.unbind()))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(Decimals {
+            create: create.unbind(),
+            multiply: context.getattr("multiply")?.unbind(),
+            tenths,
+        })
+    })
+}
+
 fn date_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     DATE.import(py, "datetime", "date")
 }
@@ -273,6 +296,18 @@ impl<'py> ToPy<'py> {
     }
 
     fn decimal(&mut self, d: &Decimal) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let scale = d.scale() as usize;
+        let made = decimals(py)?;
+        if d.exponent() < 0
+            && let Some(tenth) = made.tenths.get(scale)
+            && let Ok(c) = i64::try_from(d.coefficient())
+        {
+            // A fraction with a coefficient of at most 63 bits:
+            // coefficient × 10^-scale (see `Decimals`).
+            let c = if d.is_negative() { -c } else { c };
+            return made.multiply.bind(py).call1((c, tenth.bind(py)));
+        }
         let text = &mut self.text;
         text.clear();
         if d.exponent() < 0 {
@@ -282,11 +317,7 @@ impl<'py> ToPy<'py> {
                 text.push('-');
             }
             let mut buf = itoa::Buffer::new();
-            let digits = match u64::try_from(d.coefficient()) {
-                Ok(small) => buf.format(small),
-                Err(_) => buf.format(d.coefficient()),
-            };
-            let scale = d.scale() as usize;
+            let digits = buf.format(d.coefficient());
             match digits.len().checked_sub(scale) {
                 Some(whole) if whole > 0 => {
                     let (whole, fraction) = digits.split_at(whole);
@@ -307,7 +338,7 @@ impl<'py> ToPy<'py> {
             // Decimal keeps its `.0` (exponent -1) as JTOO writes it.
             text.push_str(&d.to_plain_string());
         }
-        make_decimal(self.py)?.call1((text.as_str(),))
+        made.create.bind(py).call1((text.as_str(),))
     }
 
     fn make_scalar(&mut self, s: Scalar<'_>) -> PyResult<Bound<'py, PyAny>> {

@@ -78,6 +78,11 @@ def test_decimals_are_never_floats():
     "0.0", "1.5", "-1.5", "1_500.0", "-65.613_616_999_999_977", "0.000_1", "-0.001",
     "0.123", "123.456", "12_345_678_901_234_567_890_123_456_789_012.5",
     "0.000_000_000_000_000_000_000_000_000_000_000_000_01", "-340_282_366_920_938_463_463.374_607_431_768_211_455",
+    # Around the edges of the coefficient-times-power path (coefficients
+    # up to 2^63 - 1, scales up to 40) and just past them.
+    "922_337_203.685_477_580_7", "-922_337_203.685_477_580_7", "922_337_203.685_477_580_9",
+    "0.000_000_000_000_000_000_000_000_000_000_000_000_01", "0.000_000_000_000_000_000_000_000_000_000_000_000_001",
+    "0.922_337_203_685_477_580_7", "-0.000_000_000_000_000_000_000_000_000_000_000_000_1",
 ])
 def test_decimals_keep_their_digits_and_exponent(text):
     """A decimal is the Decimal of its plain text: the same digits and
@@ -85,6 +90,22 @@ def test_decimals_keep_their_digits_and_exponent(text):
     got = jtoo.loads(text)
     assert got.as_tuple() == D(text.replace("_", "")).as_tuple()
     assert jtoo.dumps(got) == text
+
+
+def test_decimals_do_not_depend_on_the_threads_context():
+    """loads makes Decimals with a context of its own: a thread context of
+    three digits that traps everything neither rounds nor raises."""
+    text = "[-65.613_616_999_999_977,0.000_000_1,1_500.0,922_337_203.685_477_580_9]"
+    want = jtoo.loads(text)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 3
+        ctx.Emin = -2
+        ctx.Emax = 2
+        ctx.traps = {t: True for t in ctx.traps}
+        assert jtoo.loads(text) == want
+        assert [x.as_tuple() for x in jtoo.loads(text)] == [x.as_tuple() for x in want]
+        assert not any(ctx.flags.values())
+    assert [str(x) for x in want] == ["-65.613616999999977", "1E-7", "1500.0", "922337203.6854775809"]
 
 
 def test_key_order_is_kept():
