@@ -5,7 +5,7 @@ use crate::osc::Encoding;
 use crate::transport::DecodeInbound;
 use crate::{InvalidPacket, JteError, Packet};
 use bytes::BytesMut;
-use jtoo_frame::{Frame, FrameCodec};
+use jtoo_frame::{FrameCodec, FrameError, TypedCodec};
 use tokio_util::codec::{Decoder, Encoder};
 
 /// JTE packets as the JTOO sections of frames: a [`Decoder`] of
@@ -27,9 +27,9 @@ use tokio_util::codec::{Decoder, Encoder};
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct PacketCodec {
-    frames: FrameCodec,
-    /// The list stack of the `data` parser, kept between packets.
-    scratch: jtoo::parse::list::Scratch,
+    /// The frames; packets are written with the typed codec's encoder
+    /// (serialized straight into the write buffer).
+    frames: TypedCodec<Packet>,
 }
 
 impl PacketCodec {
@@ -41,8 +41,7 @@ impl PacketCodec {
     /// Over the given frame codec.
     pub fn with_frame_codec(frames: FrameCodec) -> PacketCodec {
         PacketCodec {
-            frames,
-            scratch: jtoo::parse::list::Scratch::default(),
+            frames: TypedCodec::with_frame_codec(frames),
         }
     }
 }
@@ -52,26 +51,25 @@ impl Decoder for PacketCodec {
     type Error = JteError;
 
     /// Decodes the next frame's JTOO section straight into a [`Packet`], in
-    /// one strict pass over the bytes in `buf` (no separate validation, no
-    /// copy, no intermediate `jtoo::Value`): invalid JTOO is still
+    /// one strict pass over the bytes in `buf` ([`Packet::from_jtoo`]: no
+    /// separate validation, no intermediate `jtoo::Value`, `data` kept as
+    /// its text): invalid JTOO is still
     /// [`JteError::Jtoo`] and leaves the stream unusable, as with
     /// [`FrameCodec`]. A frame whose JTOO section is empty or not a packet
     /// is an error that leaves the stream usable.
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
-        let scratch = &mut self.scratch;
         let read = |jtoo: &[u8], _binary: &[u8]| {
             if jtoo.is_empty() {
                 return Ok(Err(JteError::NotARecord));
             }
-            let mut packet = Packet::default();
-            match Packet::read_jtoo(jtoo, scratch, &mut packet) {
-                Ok(()) => Ok(Ok(packet)),
+            match Packet::from_jtoo(jtoo) {
+                Ok(packet) => Ok(Ok(packet)),
                 Err(JteError::Jtoo(e)) => Err(e),
                 Err(JteError::NotARecord) if is_505(jtoo) => Ok(Err(JteError::UnsupportedProtocol)),
                 Err(e) => Ok(Err(e)),
             }
         };
-        match self.frames.decode_parsed(buf, read)? {
+        match self.frames.frame_codec_mut().decode_parsed(buf, read)? {
             None => Ok(None),
             Some(packet) => packet.map(Some),
         }
@@ -81,7 +79,7 @@ impl Decoder for PacketCodec {
         match self.decode(buf)? {
             Some(p) => Ok(Some(p)),
             // Nothing left to decode: the frame codec's end-of-stream check.
-            None => match self.frames.decode_eof(buf)? {
+            None => match self.frames.frame_codec_mut().decode_eof(buf)? {
                 None => Ok(None),
                 Some(_) => Err(JteError::NotARecord),
             },
@@ -92,9 +90,13 @@ impl Decoder for PacketCodec {
 impl Encoder<Packet> for PacketCodec {
     type Error = JteError;
 
+    /// Writes the packet's frame straight into `dst` (the bytes of
+    /// [`Packet::to_frame`]); on an error nothing is written.
     fn encode(&mut self, packet: Packet, dst: &mut BytesMut) -> Result<(), JteError> {
-        let frame: Frame = packet.to_frame()?;
-        Ok(self.frames.encode(frame, dst)?)
+        self.frames.encode(&packet, dst).map_err(|e| match e {
+            FrameError::Encode(e) => JteError::Encode(e),
+            other => JteError::Frame(other),
+        })
     }
 }
 
@@ -108,20 +110,18 @@ impl DecodeInbound for PacketCodec {
         &mut self,
         buf: &mut BytesMut,
     ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError> {
-        let scratch = &mut self.scratch;
         let read = |jtoo: &[u8], _binary: &[u8]| {
             let refused = |e| Ok(Ok(Err(InvalidPacket::read(e, jtoo, Encoding::Jtoo))));
             if jtoo.is_empty() {
                 return refused(JteError::NotARecord);
             }
-            let mut packet = Packet::default();
-            match Packet::read_jtoo(jtoo, scratch, &mut packet) {
-                Ok(()) => Ok(Ok(Ok(packet))),
+            match Packet::from_jtoo(jtoo) {
+                Ok(packet) => Ok(Ok(Ok(packet))),
                 Err(JteError::NotARecord) if is_505(jtoo) => Ok(Err(JteError::UnsupportedProtocol)),
                 Err(e) => refused(e),
             }
         };
-        match self.frames.decode_parsed(buf, read)? {
+        match self.frames.frame_codec_mut().decode_parsed(buf, read)? {
             None => Ok(None),
             Some(read) => read.map(Some),
         }
@@ -133,7 +133,7 @@ impl DecodeInbound for PacketCodec {
     ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError> {
         match self.decode_inbound(buf)? {
             Some(p) => Ok(Some(p)),
-            None => match self.frames.decode_eof(buf)? {
+            None => match self.frames.frame_codec_mut().decode_eof(buf)? {
                 None => Ok(None),
                 Some(_) => Err(JteError::NotARecord),
             },

@@ -3,6 +3,8 @@
 use crate::JteError;
 use jtoo::{Item, Pair, Value};
 use jtoo_frame::{Frame, FrameError};
+use jtoo_serde::RawBuf;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value as Json};
 
 /// A JSON Terminal Escapes packet.
@@ -14,6 +16,10 @@ use serde_json::{Map, Value as Json};
 /// ```text
 /// ["command":"term:setstyle","data":["color":31,"bgcolor":"#aaaaaa","bold":Y]]
 /// ```
+///
+/// `data` is kept as its canonical JTOO text (a [`RawBuf`]): checked once
+/// when the packet is read, written back verbatim, and read as a type
+/// only where it is used ([`RawBuf::deserialize_into`]).
 ///
 /// Reading ignores keys it does not know (JTE is meant to be extended) but
 /// rejects a duplicate key or a field of the wrong type.
@@ -27,15 +33,24 @@ use serde_json::{Map, Value as Json};
 /// let json = p.to_json_vec().unwrap();
 /// assert_eq!(json, br#"{"command":"detect","rpcid":"6f1c","timeout":5000}"#);
 /// assert_eq!(Packet::from_json_slice(&json).unwrap(), p);
+///
+/// // `data`, as text and as a type.
+/// let p = Packet::from_jtoo(br#"["command":"add","data":[1,2]]"#).unwrap();
+/// let data = p.data.as_ref().unwrap();
+/// assert_eq!(data.as_str(), "[1,2]");
+/// assert_eq!(data.deserialize_into::<(u8, u8)>().unwrap(), (1, 2));
 /// ```
 ///
-/// `Packet` also implements serde's traits (for `jtoo-serde`:
-/// [`Frame::to_serde`](jtoo_frame::Frame::to_serde) gives a packet without building
-/// the top-level record; `jtoo_serde::to_vec` writes the same bytes as
-/// [`Packet::to_jtoo`]). Its `Deserialize` accepts exactly what
-/// [`Packet::from_value`] accepts: string keys only, unknown keys ignored,
-/// a duplicate known key or a field of the wrong type refused. For JSON
-/// use [`Packet::from_json_slice`], which keeps numbers in `data` exact.
+/// `Packet` also implements serde's traits, and its JTOO reading is that
+/// `Deserialize` (one reading of the envelope, by `jtoo-serde`, whatever
+/// the source: [`Packet::from_jtoo`], [`Packet::from_value`] and JSON
+/// through [`Packet::from_json_slice`]). With `jtoo-serde`,
+/// `jtoo_serde::to_vec` writes the bytes of [`Packet::to_jtoo`] and
+/// [`Frame::to_serde`](jtoo_frame::Frame::to_serde) reads a packet with
+/// the errors of serde (positions and paths) instead of [`JteError`]'s.
+/// Other serializers write `data` as a string of its JTOO text; for JSON
+/// use [`Packet::to_json_vec`] and [`Packet::from_json_slice`], which keep
+/// numbers in `data` exact.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Packet {
     /// The command to run (`system:command`); required on the first packet
@@ -61,31 +76,15 @@ pub struct Packet {
     /// A type hint for `data`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub datatype: Option<String>,
-    /// The payload: any JTOO value.
+    /// The payload: any JTOO value, as its canonical text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
+    pub data: Option<RawBuf>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_false(b: &bool) -> bool {
     !*b
 }
-
-const FIELDS: [&str; 8] = [
-    "command", "rpcid", "resid", "timeout", "cont", "error", "datatype", "data",
-];
-
-/// `FIELDS` as they start an item of a strict record: `"name":`.
-const KEYS: [&[u8]; 8] = [
-    b"\"command\":",
-    b"\"rpcid\":",
-    b"\"resid\":",
-    b"\"timeout\":",
-    b"\"cont\":",
-    b"\"error\":",
-    b"\"datatype\":",
-    b"\"data\":",
-];
 
 impl Packet {
     /// A fire-and-forget command.
@@ -113,10 +112,17 @@ impl Packet {
         }
     }
 
-    /// Sets `data`.
+    /// Sets `data` ([`jtoo_serde::to_raw`] makes it from any serializable
+    /// value).
+    ///
+    /// ```
+    /// let p = jte::Packet::response("r1").with_data(jtoo_serde::to_raw(&[1, 2])?);
+    /// assert_eq!(p.to_jtoo().unwrap(), br#"["resid":"r1","data":[1,2]]"#);
+    /// # Ok::<(), jtoo_serde::Error>(())
+    /// ```
     #[must_use]
-    pub fn with_data(mut self, data: impl Into<Value>) -> Packet {
-        self.data = Some(data.into());
+    pub fn with_data(mut self, data: RawBuf) -> Packet {
+        self.data = Some(data);
         self
     }
 
@@ -149,7 +155,13 @@ impl Packet {
     }
 
     /// The packet as a JTOO record (see the type docs for the layout).
-    pub fn to_value(&self) -> Value {
+    ///
+    /// # Errors
+    /// Never for a packet read or built with this crate (its `data` is
+    /// valid JTOO); kept for `data` that no longer parses.
+    pub fn to_value(&self) -> Result<Value, JteError> {
+        // Built here rather than through `jtoo_serde::to_value` (the same
+        // record): a third of the instructions of a JSON packet's writing.
         let mut items = Vec::with_capacity(8);
         let mut push = |k: &str, v: Value| items.push(Item::Pair(Pair::with_str_key(k, v)));
         let s = |s: &String| Value::String(s.into());
@@ -175,9 +187,9 @@ impl Packet {
             push("datatype", s(v));
         }
         if let Some(v) = &self.data {
-            push("data", v.clone());
+            push("data", jtoo::from_str(v.as_str())?);
         }
-        Value::List(items.into())
+        Ok(Value::List(items.into()))
     }
 
     /// Reads a packet from a JTOO record.
@@ -189,112 +201,59 @@ impl Packet {
         Packet::from_owned_value(value.clone())
     }
 
-    /// As [`Packet::from_value`], moving the data out of `value`.
+    /// As [`Packet::from_value`], moving the value.
     ///
     /// # Errors
     /// As [`Packet::from_value`].
     pub fn from_owned_value(value: Value) -> Result<Packet, JteError> {
-        let Value::List(items) = value else {
-            return Err(JteError::NotARecord);
-        };
-        let mut packet = Packet::default();
-        let mut seen = [false; FIELDS.len()];
-        for item in items {
-            let Item::Pair(pair) = item else {
-                return Err(JteError::NotARecord);
-            };
-            let (key, value) = pair.into_parts();
-            let Value::String(key) = key else {
-                return Err(JteError::NotARecord);
-            };
-            let Some(index) = FIELDS.iter().position(|f| *f == key) else {
-                continue; // an extension field
-            };
-            if let Some(slot) = seen.get_mut(index) {
-                if *slot {
-                    return Err(JteError::DuplicateKey(key.into_string()));
-                }
-                *slot = true;
-            }
-            let field = FIELDS.get(index).copied().unwrap_or("?");
-            let string = |v: Value| match v {
-                Value::String(s) => Ok(s.into_string()),
-                _ => Err(JteError::InvalidField {
-                    field,
-                    expected: "a string",
-                }),
-            };
-            match index {
-                0 => packet.command = Some(string(value)?),
-                1 => packet.rpcid = Some(string(value)?),
-                2 => packet.resid = Some(string(value)?),
-                3 => {
-                    packet.timeout = Some(timeout_ms(&value).ok_or(JteError::InvalidField {
-                        field,
-                        expected: "a number >= 0 (milliseconds)",
-                    })?);
-                }
-                4 => {
-                    packet.cont = value.as_bool().ok_or(JteError::InvalidField {
-                        field,
-                        expected: "a boolean",
-                    })?;
-                }
-                5 => packet.error = Some(string(value)?),
-                6 => packet.datatype = Some(string(value)?),
-                _ => packet.data = Some(value),
-            }
-        }
-        Ok(packet)
+        let mut why = None;
+        PacketSeed(&mut why)
+            .deserialize(jtoo_serde::ValueDeserializer::new(value))
+            .map_err(|_| why.unwrap_or(JteError::NotARecord))
     }
 
     /// The canonical JTOO text of the packet.
     ///
     /// # Errors
-    /// When `data` holds a value that cannot be encoded.
+    /// Never in practice (as [`Packet::to_value`]).
     pub fn to_jtoo(&self) -> Result<Vec<u8>, JteError> {
-        Ok(jtoo::to_vec(&self.to_value())?)
+        jtoo_serde::to_vec(self).map_err(JteError::Encode)
     }
 
-    /// Parses a JTOO payload.
+    /// Parses a JTOO payload: in one strict pass with `jtoo-serde` (the
+    /// whole document is checked, skipped extension fields included; `data`
+    /// is checked and kept as text, not built). Only when that fails is the
+    /// document checked again, to tell invalid JTOO (the error at its
+    /// position, as [`jtoo::validate`] gives it) from a valid document that
+    /// breaks a rule of packets.
+    ///
+    /// ```
+    /// use jte::{JteError, Packet};
+    /// let e = Packet::from_jtoo(br#"["command":5]"#).unwrap_err();
+    /// assert!(matches!(e, JteError::InvalidField { field: "command", expected: "a string" }));
+    /// let e = Packet::from_jtoo(br#"["command":5,"data":[1,]]"#).unwrap_err();
+    /// assert_eq!(e.to_string(), "JTE packet: expected a value at line 1 column 24");
+    /// ```
     ///
     /// # Errors
     /// Invalid JTOO or not a packet.
     pub fn from_jtoo(jtoo: &[u8]) -> Result<Packet, JteError> {
-        // One strict pass straight into the packet (it validates the whole
-        // document, skipped extension fields included). On anything
-        // unexpected, the value path decides and says exactly what is
-        // wrong: invalid JTOO, or which rule of a packet the document
-        // breaks.
-        let mut packet = Packet::default();
-        Packet::read_jtoo(jtoo, &mut Default::default(), &mut packet)?;
-        Ok(packet)
-    }
-
-    /// [`Packet::from_jtoo`] into `packet`, which must be the default
-    /// packet, with a scratch stack for the lists of `data` (reused across
-    /// packets by [`PacketCodec`](crate::PacketCodec)). Filling the caller's
-    /// packet spares a few moves of this large struct per packet.
-    pub(crate) fn read_jtoo(
-        jtoo: &[u8],
-        scratch: &mut jtoo::parse::list::Scratch,
-        packet: &mut Packet,
-    ) -> Result<(), JteError> {
-        if read_record(jtoo, scratch, packet).is_none() {
-            *packet = Packet::from_jtoo_via_value(jtoo)?;
-        }
-        Ok(())
-    }
-
-    /// [`Packet::from_jtoo`] through a [`Value`] (the reference reading, and
-    /// the one whose errors are reported).
-    #[cold]
-    fn from_jtoo_via_value(jtoo: &[u8]) -> Result<Packet, JteError> {
-        Packet::from_owned_value(jtoo::from_slice(jtoo)?)
+        let mut why = None;
+        let mut de = jtoo_serde::Deserializer::from_slice(jtoo);
+        let read = PacketSeed(&mut why)
+            .deserialize(&mut de)
+            .and_then(|packet| de.end().map(|()| packet));
+        read.map_err(|_| match jtoo::validate(jtoo) {
+            Err(invalid) => JteError::Jtoo(invalid),
+            Ok(()) => why.unwrap_or(JteError::NotARecord),
+        })
     }
 
     /// The packet as a JSON object (`data` through [`jtoo::json::to_json`]).
-    pub fn to_json(&self) -> Json {
+    ///
+    /// # Errors
+    /// As [`Packet::to_value`].
+    pub fn to_json(&self) -> Result<Json, JteError> {
         let mut map = Map::new();
         let s = |s: &String| Json::String(s.clone());
         if let Some(v) = &self.command {
@@ -319,18 +278,21 @@ impl Packet {
             map.insert("datatype".into(), s(v));
         }
         if let Some(v) = &self.data {
-            map.insert("data".into(), jtoo::json::to_json(v));
+            map.insert(
+                "data".into(),
+                jtoo::json::to_json(&jtoo::from_str(v.as_str())?),
+            );
         }
-        Json::Object(map)
+        Ok(Json::Object(map))
     }
 
     /// The JSON text of the packet, with `data`'s numbers exact (through
     /// [`jtoo::json::to_json_string`], whatever serde_json's features).
     ///
     /// # Errors
-    /// Never in practice.
+    /// As [`Packet::to_value`].
     pub fn to_json_vec(&self) -> Result<Vec<u8>, JteError> {
-        Ok(jtoo::json::to_json_string(&self.to_value()).into_bytes())
+        Ok(jtoo::json::to_json_string(&self.to_value()?).into_bytes())
     }
 
     /// Reads a packet from a JSON object (through [`jtoo::json::from_json`]:
@@ -366,10 +328,10 @@ impl Packet {
     /// transport).
     ///
     /// # Errors
-    /// When `data` cannot be encoded or the packet is over 16 MiB.
+    /// When the packet is over 16 MiB.
     pub fn to_frame(&self) -> Result<Frame, JteError> {
         // Straight from the fields through serde (the same bytes as
-        // `to_jtoo`), without building the record first.
+        // `to_jtoo`).
         Frame::from_serde(self).map_err(|e| match e {
             FrameError::Encode(e) => JteError::Encode(e),
             other => JteError::Frame(other),
@@ -390,17 +352,6 @@ impl Packet {
     /// The error code of `error` under the `EC…:` convention.
     pub fn error_code(&self) -> Option<crate::ErrorCode<'_>> {
         self.error.as_deref().and_then(crate::ErrorCode::parse)
-    }
-}
-
-/// A `timeout` field's milliseconds: any number >= 0, a fraction rounded
-/// up (`1.5` is 2 ms), one past `u64::MAX` saturating; `None` for anything
-/// else.
-fn timeout_ms(value: &Value) -> Option<u64> {
-    match value {
-        Value::Integer(i) => i.to_u64(),
-        Value::Decimal(d) => decimal_ms(d.is_negative(), d.coefficient(), d.exponent()),
-        _ => None,
     }
 }
 
@@ -460,131 +411,42 @@ pub(crate) fn readable_ids(payload: &[u8], json: bool) -> (Option<String>, Optio
     (field("rpcid"), field("resid"))
 }
 
-/// Reads a packet record in one strict pass, with the productions of
-/// `jtoo::parse` that [`jtoo::from_slice`] uses: `[`, then `"key":value`
-/// items separated by `,`, then `]` and the end of the input.
-///
-/// Fills `packet` (the default packet on entry) and returns `Some(())`; or
-/// returns `None`, with `packet` partly filled, on anything else (invalid
-/// JTOO, a non-string key, an item that is not a pair, a duplicate field, a
-/// field of the wrong type), and the caller then reads the text through a
-/// [`Value`], which gives the reference answer. So this only ever accepts
-/// what that path would, with the same packet: the document is valid
-/// strict JTOO (each production is the strict one, the separators are
-/// checked byte by byte, `data` and ignored fields get the depth left
-/// inside the record).
-fn read_record(
-    input: &[u8],
-    scratch: &mut jtoo::parse::list::Scratch,
-    packet: &mut Packet,
-) -> Option<()> {
-    use jtoo::parse::{Number, Syntax::Strict, list, number, string, validate};
-    /// What is left of the document's depth limit inside the record.
-    const DEPTH: usize = jtoo::Options::DEFAULT_MAX_DEPTH - 1;
-    // UTF-8 once for the whole record; strings are then sliced out of it.
-    let facts = string::Known::check(input);
-    fn text<'a>(rest: &'a [u8], facts: string::Known<'a>) -> Option<(&'a [u8], String)> {
-        if rest.first() != Some(&b'"') {
-            return None;
-        }
-        let (rest, s) = string::string_in(rest, Strict, facts).ok()?;
-        Some((rest, s.into_owned()))
-    }
+/// The fields of a packet.
+#[derive(Clone, Copy)]
+enum Field {
+    Command,
+    Rpcid,
+    Resid,
+    Timeout,
+    Cont,
+    Error,
+    Datatype,
+    Data,
+}
 
-    scratch.clear();
-    let mut rest = input.strip_prefix(b"[")?;
-    if let Some(after) = rest.strip_prefix(b"]") {
-        return after.is_empty().then_some(());
-    }
-    let mut seen = 0u8;
-    loop {
-        // A known key is matched as the exact bytes `"name":` (the only
-        // spelling of that string); any other key goes through the string
-        // production.
-        let known = KEYS
-            .iter()
-            .position(|k| rest.starts_with(k))
-            .and_then(|i| Some((i, rest.get(KEYS.get(i)?.len()..)?)));
-        let index = match known {
-            Some((i, after)) => {
-                rest = after;
-                Some(i)
-            }
-            None => {
-                if rest.first() != Some(&b'"') {
-                    return None;
-                }
-                let (after, key) = string::string_in(rest, Strict, facts).ok()?;
-                rest = after.strip_prefix(b":")?;
-                FIELDS.iter().position(|f| *f == key)
-            }
-        };
-        if let Some(i) = index {
-            let bit = 1u8 << i;
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
-        }
-        rest = match index {
-            Some(0) => text(rest, facts).map(|(r, s)| {
-                packet.command = Some(s);
-                r
-            })?,
-            Some(1) => text(rest, facts).map(|(r, s)| {
-                packet.rpcid = Some(s);
-                r
-            })?,
-            Some(2) => text(rest, facts).map(|(r, s)| {
-                packet.resid = Some(s);
-                r
-            })?,
-            Some(3) => {
-                if !rest.first().is_some_and(u8::is_ascii_digit) {
-                    return None;
-                }
-                let (r, n) = number::number(rest, Strict).ok()?;
-                let Number::Integer(i) = n else {
-                    return None;
-                };
-                packet.timeout = Some(i.to_u64()?);
-                r
-            }
-            Some(4) => {
-                let (&b, r) = rest.split_first()?;
-                packet.cont = match b {
-                    b'Y' => true,
-                    b'N' => false,
-                    _ => return None,
-                };
-                r
-            }
-            Some(5) => text(rest, facts).map(|(r, s)| {
-                packet.error = Some(s);
-                r
-            })?,
-            Some(6) => text(rest, facts).map(|(r, s)| {
-                packet.datatype = Some(s);
-                r
-            })?,
-            Some(_) => {
-                let (r, v) = list::value_known(rest, Strict, DEPTH, scratch, facts).ok()?;
-                packet.data = Some(v);
-                r
-            }
-            None => validate::value(rest, Strict, DEPTH).ok()?.0,
-        };
-        match rest.split_first()? {
-            (b',', r) => rest = r,
-            (b']', r) => return r.is_empty().then_some(()),
-            _ => return None,
+/// The field names, for serde.
+const FIELDS: [&str; 8] = [
+    "command", "rpcid", "resid", "timeout", "cont", "error", "datatype", "data",
+];
+
+impl Field {
+    fn name(self) -> &'static str {
+        match self {
+            Field::Command => "command",
+            Field::Rpcid => "rpcid",
+            Field::Resid => "resid",
+            Field::Timeout => "timeout",
+            Field::Cont => "cont",
+            Field::Error => "error",
+            Field::Datatype => "datatype",
+            Field::Data => "data",
         }
     }
 }
 
-/// A key of a packet record: the index of a known field, `None` for an
-/// extension. Only strings are keys.
-struct FieldKey(Option<usize>);
+/// A key of a packet record: a known field, or `None` for an extension.
+/// Only strings are keys.
+struct FieldKey(Option<Field>);
 
 impl<'de> serde::Deserialize<'de> for FieldKey {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FieldKey, D::Error> {
@@ -594,101 +456,206 @@ impl<'de> serde::Deserialize<'de> for FieldKey {
 
 struct FieldKeyVisitor;
 
-impl serde::de::Visitor<'_> for FieldKeyVisitor {
+impl Visitor<'_> for FieldKeyVisitor {
     type Value = FieldKey;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a string key")
     }
 
-    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<FieldKey, E> {
-        Ok(FieldKey(FIELDS.iter().position(|f| *f == key)))
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<FieldKey, E> {
+        Ok(FieldKey(match key {
+            "command" => Some(Field::Command),
+            "rpcid" => Some(Field::Rpcid),
+            "resid" => Some(Field::Resid),
+            "timeout" => Some(Field::Timeout),
+            "cont" => Some(Field::Cont),
+            "error" => Some(Field::Error),
+            "datatype" => Some(Field::Datatype),
+            "data" => Some(Field::Data),
+            _ => None,
+        }))
     }
 }
 
-struct PacketVisitor;
+/// The one reading of a packet record, for every source: the envelope's
+/// fields in one pass, `data` kept as text. A rule of packets that the
+/// record breaks (a field of the wrong type, a duplicate field) is also
+/// left in the slot as its [`JteError`], for the readers that report
+/// those; the serde error says where.
+struct PacketSeed<'a>(&'a mut Option<JteError>);
 
-impl<'de> serde::de::Visitor<'de> for PacketVisitor {
+impl<'de> DeserializeSeed<'de> for PacketSeed<'_> {
+    type Value = Packet;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Packet, D::Error> {
+        d.deserialize_struct("Packet", &FIELDS, self)
+    }
+}
+
+impl<'de> Visitor<'de> for PacketSeed<'_> {
     type Value = Packet;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a JTE packet (a record with string keys)")
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Packet, A::Error> {
-        use serde::de::{Error, IgnoredAny};
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Packet, A::Error> {
+        let why = self.0;
         let mut packet = Packet::default();
-        let mut seen = [false; FIELDS.len()];
-        while let Some(FieldKey(index)) = map.next_key()? {
-            let Some(index) = index else {
+        let mut seen = 0u8;
+        while let Some(FieldKey(field)) = map.next_key()? {
+            let Some(field) = field else {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             };
-            let field = FIELDS.get(index).copied().unwrap_or("?");
-            match seen.get_mut(index) {
-                Some(true) => return Err(A::Error::duplicate_field(field)),
-                Some(slot) => *slot = true,
-                None => {}
+            let bit = 1u8 << field as u8;
+            if seen & bit != 0 {
+                *why = Some(JteError::DuplicateKey(field.name().to_owned()));
+                return Err(de::Error::duplicate_field(field.name()));
             }
+            seen |= bit;
+            let expected = match field {
+                Field::Timeout => "a number >= 0 (milliseconds)",
+                Field::Cont => "a boolean",
+                Field::Data => "a JTOO value within the depth limit",
+                _ => "a string",
+            };
             // `Option` so that formats with a null read it as absent, as
             // JSON does through `Packet::from_json`.
-            match index {
-                0 => packet.command = map.next_value()?,
-                1 => packet.rpcid = map.next_value()?,
-                2 => packet.resid = map.next_value()?,
-                3 => packet.timeout = map.next_value::<Option<Timeout>>()?.map(|t| t.0),
-                4 => packet.cont = map.next_value::<Option<bool>>()?.unwrap_or(false),
-                5 => packet.error = map.next_value()?,
-                6 => packet.datatype = map.next_value()?,
-                _ => packet.data = map.next_value()?,
+            let read = match field {
+                Field::Command => map.next_value().map(|v| packet.command = Text::take(v)),
+                Field::Rpcid => map.next_value().map(|v| packet.rpcid = Text::take(v)),
+                Field::Resid => map.next_value().map(|v| packet.resid = Text::take(v)),
+                Field::Timeout => map
+                    .next_value::<Option<Timeout>>()
+                    .map(|v| packet.timeout = v.map(|t| t.0)),
+                Field::Cont => map
+                    .next_value::<Option<bool>>()
+                    .map(|v| packet.cont = v.unwrap_or(false)),
+                Field::Error => map.next_value().map(|v| packet.error = Text::take(v)),
+                Field::Datatype => map.next_value().map(|v| packet.datatype = Text::take(v)),
+                Field::Data => map.next_value().map(|v| packet.data = v),
+            };
+            if let Err(e) = read {
+                *why = Some(JteError::InvalidField {
+                    field: field.name(),
+                    expected,
+                });
+                return Err(e);
             }
         }
         Ok(packet)
     }
 }
 
+/// Reads a packet with serde's errors (see the type docs).
 impl<'de> serde::Deserialize<'de> for Packet {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Packet, D::Error> {
-        d.deserialize_struct("Packet", &FIELDS, PacketVisitor)
+        PacketSeed(&mut None).deserialize(d)
     }
 }
 
-/// A `timeout` read through serde: any number >= 0 of milliseconds, a
-/// fraction rounded up (as [`timeout_ms`]).
+/// A string field: a string only (serde's `String` would also take bytes
+/// that are UTF-8).
+struct Text(String);
+
+impl Text {
+    fn take(text: Option<Text>) -> Option<String> {
+        text.map(|t| t.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Text, D::Error> {
+        d.deserialize_string(TextVisitor)
+    }
+}
+
+struct TextVisitor;
+
+impl Visitor<'_> for TextVisitor {
+    type Value = Text;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Text, E> {
+        Ok(Text(s.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Text, E> {
+        Ok(Text(s))
+    }
+}
+
+/// A `timeout` read through serde: exactly, through the newtype that
+/// jtoo's serde formats give a number as (an integer as itself, a decimal
+/// as its text): an integer must fit a `u64`, a decimal is rounded up by
+/// [`decimal_ms`]; other formats give a number (a float is rounded up).
 struct Timeout(u64);
 
 impl<'de> serde::Deserialize<'de> for Timeout {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Timeout, D::Error> {
-        d.deserialize_any(TimeoutVisitor)
+        d.deserialize_newtype_struct(jtoo::serde::DECIMAL_MARKER, TimeoutVisitor)
     }
 }
 
 struct TimeoutVisitor;
 
-impl serde::de::Visitor<'_> for TimeoutVisitor {
+/// An integer timeout: it must fit a `u64` (no saturation, unlike a
+/// decimal's rounding up).
+fn whole_ms<E, I>(v: I, exp: &TimeoutVisitor) -> Result<Timeout, E>
+where
+    E: de::Error,
+    I: TryInto<u64> + ToString + Copy,
+{
+    v.try_into()
+        .map(Timeout)
+        .map_err(|_| E::invalid_value(de::Unexpected::Other(&v.to_string()), exp))
+}
+
+impl<'de> Visitor<'de> for TimeoutVisitor {
     type Value = Timeout;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a number >= 0 (milliseconds)")
     }
 
-    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Timeout, E> {
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<Timeout, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Timeout, E> {
         Ok(Timeout(v))
     }
 
-    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Timeout, E> {
-        Ok(Timeout(u64::try_from(v).unwrap_or(u64::MAX)))
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Timeout, E> {
+        whole_ms(v, &self)
     }
 
-    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Timeout, E> {
-        u64::try_from(v)
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Timeout, E> {
+        whole_ms(v, &self)
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Timeout, E> {
+        whole_ms(v, &self)
+    }
+
+    /// A decimal's canonical text.
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Timeout, E> {
+        let d: jtoo::Decimal = text
+            .parse()
+            .map_err(|_| E::invalid_value(de::Unexpected::Str(text), &self))?;
+        decimal_ms(d.is_negative(), d.coefficient(), d.exponent())
             .map(Timeout)
-            .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            .ok_or_else(|| E::invalid_value(de::Unexpected::Str(text), &self))
     }
 
-    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Timeout, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Timeout, E> {
         if v.is_nan() || v < 0.0 {
-            return Err(E::invalid_value(serde::de::Unexpected::Float(v), &self));
+            return Err(E::invalid_value(de::Unexpected::Float(v), &self));
         }
         // Saturating: `as` maps anything past u64::MAX (and infinity) to it.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]

@@ -14,7 +14,7 @@ use crate::transport::{DEFAULT_MAX_PACKET_LEN, Inbound, InboundStream, Limits, O
 use crate::{Error, InvalidPacket, JteError, Packet, Policy, RpcError, Transport};
 use futures::stream::BoxStream;
 use futures::{SinkExt, Stream, StreamExt};
-use jtoo::Value;
+use jtoo_serde::RawBuf;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
@@ -49,11 +49,11 @@ pub const DEFAULT_WRITE_TIMEOUT: Duration = jtoo_frame::server::DEFAULT_WRITE_TI
 
 /// What a handler yields: data for one response packet, or the error that
 /// ends the call.
-type Responses = BoxStream<'static, Result<Option<Value>, RpcError>>;
+type Responses = BoxStream<'static, Result<Option<RawBuf>, RpcError>>;
 
 /// A handler with its types erased: the first packet's data and, for a
 /// streaming request, the packets that follow.
-type RunHandler = dyn Fn(Option<Value>, Option<mpsc::Receiver<Packet>>) -> Responses + Send + Sync;
+type RunHandler = dyn Fn(Option<RawBuf>, Option<mpsc::Receiver<Packet>>) -> Responses + Send + Sync;
 
 /// What [`Builder::on_invalid_packet`] calls.
 type OnInvalid = Arc<dyn Fn(&InvalidPacket) + Send + Sync>;
@@ -306,8 +306,8 @@ impl Builder {
         Fut: Future<Output = Result<Resp, RpcError>> + Send + 'static,
     {
         let f = Arc::new(f);
-        let run = move |data: Option<Value>, _: Option<mpsc::Receiver<Packet>>| -> Responses {
-            match from_data::<Req>(data) {
+        let run = move |data: Option<RawBuf>, _: Option<mpsc::Receiver<Packet>>| -> Responses {
+            match from_data::<Req>(data.as_ref()) {
                 Err(e) => futures::stream::once(async move { Err(invalid(&e)) }).boxed(),
                 Ok(req) => {
                     let fut = f(req);
@@ -338,8 +338,8 @@ impl Builder {
         F: Fn(Req) -> S + Send + Sync + 'static,
         S: Stream<Item = Result<Resp, RpcError>> + Send + 'static,
     {
-        let run = move |data: Option<Value>, _: Option<mpsc::Receiver<Packet>>| -> Responses {
-            match from_data::<Req>(data) {
+        let run = move |data: Option<RawBuf>, _: Option<mpsc::Receiver<Packet>>| -> Responses {
+            match from_data::<Req>(data.as_ref()) {
                 Err(e) => futures::stream::once(async move { Err(invalid(&e)) }).boxed(),
                 Ok(req) => f(req).map(|item| item.and_then(|r| encode(&r))).boxed(),
             }
@@ -366,7 +366,7 @@ impl Builder {
         F: Fn(Requests<Req>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Resp, RpcError>> + Send + 'static,
     {
-        let run = move |data: Option<Value>, rest: Option<mpsc::Receiver<Packet>>| -> Responses {
+        let run = move |data: Option<RawBuf>, rest: Option<mpsc::Receiver<Packet>>| -> Responses {
             let fut = f(Requests {
                 first: data,
                 rest,
@@ -458,7 +458,7 @@ fn invalid(e: &str) -> RpcError {
     RpcError::new(RpcError::INVALID, format!("request data: {e}"))
 }
 
-fn encode<T: Serialize>(value: &T) -> Result<Option<Value>, RpcError> {
+fn encode<T: Serialize>(value: &T) -> Result<Option<RawBuf>, RpcError> {
     to_data(value).map_err(|e| RpcError::new("ENCODE", format!("response data: {e}")))
 }
 
@@ -671,7 +671,7 @@ impl Peer {
         let data = to_data(request).map_err(|e| Error::Data(Arc::from(e)))?;
         let mut responses = self.start(command, data, None, timeout).await?;
         match responses.next_data().await {
-            Some(item) => item.and_then(|data| decode(Some(data))),
+            Some(item) => item.and_then(|data| decode(Some(&data))),
             None => decode(None),
         }
     }
@@ -724,7 +724,7 @@ impl Peer {
             .start(command, None, Some(requests.boxed()), timeout)
             .await?;
         match responses.next_data().await {
-            Some(item) => item.and_then(|data| decode(Some(data))),
+            Some(item) => item.and_then(|data| decode(Some(&data))),
             None => decode(None),
         }
     }
@@ -791,8 +791,8 @@ impl Peer {
     async fn start(
         &self,
         command: &str,
-        data: Option<Value>,
-        more: Option<BoxStream<'_, Result<Option<Value>, Error>>>,
+        data: Option<RawBuf>,
+        more: Option<BoxStream<'_, Result<Option<RawBuf>, Error>>>,
         timeout: Option<Duration>,
     ) -> Result<RawResponses, Error> {
         let inner = &self.inner;
@@ -891,7 +891,7 @@ async fn wait_closed(rx: &mut watch::Receiver<Option<Arc<str>>>) {
     let _ = rx.wait_for(Option::is_some).await.map(|_| ());
 }
 
-fn decode<T: DeserializeOwned>(data: Option<Value>) -> Result<T, Error> {
+fn decode<T: DeserializeOwned>(data: Option<&RawBuf>) -> Result<T, Error> {
     from_data(data).map_err(|e| Error::Data(Arc::from(format!("response data: {e}"))))
 }
 
@@ -919,11 +919,11 @@ struct RawResponses {
 }
 
 impl RawResponses {
-    async fn next_data(&mut self) -> Option<Result<Value, Error>> {
+    async fn next_data(&mut self) -> Option<Result<RawBuf, Error>> {
         futures::future::poll_fn(|cx| self.poll_data(cx)).await
     }
 
-    fn poll_data(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Value, Error>>> {
+    fn poll_data(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<RawBuf, Error>>> {
         if self.done {
             return Poll::Ready(None);
         }
@@ -999,7 +999,7 @@ impl<T: DeserializeOwned> Stream for ResponseStream<T> {
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.raw
             .poll_data(cx)
-            .map(|item| item.map(|r| r.and_then(|v| decode(Some(v)))))
+            .map(|item| item.map(|r| r.and_then(|v| decode(Some(&v)))))
     }
 }
 
@@ -1009,7 +1009,7 @@ impl<T: DeserializeOwned> Stream for ResponseStream<T> {
 /// data did not fit `Req`, or the request ended early (the connection
 /// closed, or more than [`Builder::max_buffered`] packets waited unread).
 pub struct Requests<Req> {
-    first: Option<Value>,
+    first: Option<RawBuf>,
     rest: Option<mpsc::Receiver<Packet>>,
     done: bool,
     _type: PhantomData<fn() -> Req>,
@@ -1027,7 +1027,7 @@ impl<Req: DeserializeOwned> Stream for Requests<Req> {
     type Item = Result<Req, RpcError>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let typed = |v: Value| from_data::<Req>(Some(v)).map_err(|e| invalid(&e));
+        let typed = |v: RawBuf| from_data::<Req>(Some(&v)).map_err(|e| invalid(&e));
         let this = &mut *self;
         if let Some(v) = this.first.take() {
             return Poll::Ready(Some(typed(v)));
@@ -1069,7 +1069,7 @@ struct Dispatch {
     inner: Arc<Inner>,
     handlers: HashMap<String, Handler>,
     policy: Policy,
-    detect: Option<Value>,
+    detect: Option<RawBuf>,
     permits: Arc<Semaphore>,
     /// The other side's calls being handled, by `rpcid`; `Some` while a
     /// streaming request takes more packets.
@@ -1369,7 +1369,7 @@ impl HandlerTask {
             while responses.next().await.is_some() {}
             return;
         };
-        let respond = |result: Result<Option<Value>, RpcError>, cont: bool| {
+        let respond = |result: Result<Option<RawBuf>, RpcError>, cont: bool| {
             let mut packet = Packet::response(rpcid.clone());
             match result {
                 Ok(data) => {
@@ -1423,7 +1423,7 @@ impl Metered {
     /// The next answer and the leave it was made with (to drop once the
     /// answer is queued); `None` at the end of the answers or once the
     /// connection is closed.
-    async fn next(&mut self) -> Option<(Result<Option<Value>, RpcError>, OwnedSemaphorePermit)> {
+    async fn next(&mut self) -> Option<(Result<Option<RawBuf>, RpcError>, OwnedSemaphorePermit)> {
         futures::future::poll_fn(|cx| {
             let Some(leave) = std::task::ready!(self.makers.poll_acquire(cx)) else {
                 return Poll::Ready(None);
@@ -1566,36 +1566,14 @@ fn refused(inner: &Inner, packet: Ids, encoding: Encoding, e: &JteError) {
 }
 
 /// A packet's approximate size in memory, for [`Builder::max_queued_bytes`]:
-/// the packet, its strings, and each value of its data (strings and bytes
-/// by their length). One pass with a stack (no recursion, whatever the
-/// depth).
+/// the packet, its strings and the text of its data.
 fn weight(packet: &Packet) -> usize {
     let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
-    let mut total = std::mem::size_of::<Packet>()
+    std::mem::size_of::<Packet>()
         + text(&packet.command)
         + text(&packet.rpcid)
         + text(&packet.resid)
         + text(&packet.error)
-        + text(&packet.datatype);
-    let mut stack: Vec<&Value> = packet.data.iter().collect();
-    while let Some(value) = stack.pop() {
-        total = total.saturating_add(std::mem::size_of::<Value>());
-        match value {
-            Value::String(s) => total = total.saturating_add(s.len()),
-            Value::Bytes(b) => total = total.saturating_add(b.len()),
-            Value::List(list) => {
-                for item in list.iter() {
-                    match item {
-                        jtoo::ItemRef::Value(v) => stack.push(v),
-                        jtoo::ItemRef::Pair(p) => {
-                            stack.push(p.key());
-                            stack.push(p.value());
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    total
+        + text(&packet.datatype)
+        + packet.data.as_ref().map_or(0, |d| d.as_str().len())
 }

@@ -1,18 +1,100 @@
-//! The one-pass packet reader (`Packet::from_jtoo`, `PacketCodec`) against
-//! the reference reading through a `jtoo::Value`: for valid and mutated
-//! packets alike, the same packet or the same error, and invalid JTOO is
-//! never accepted.
+//! The one packet reader (`Packet::from_jtoo`, `PacketCodec`, and
+//! `Packet::from_owned_value` on a `jtoo::Value`) against a reference
+//! written here, straight from the rules of packets on a `jtoo::Value`:
+//! for valid and mutated packets alike, the same packet or the same error,
+//! and invalid JTOO is never accepted.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use bytes::BytesMut;
 use jte::{JteError, Packet, PacketCodec};
+use jtoo::{Item, Value};
 use jtoo_frame::{FrameCodec, FrameError};
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder};
 
-/// The reference: parse to a value, then read the packet from it.
+/// The reference: parse to a value, then read the packet from it by the
+/// rules (a list of pairs with string keys; unknown keys ignored; a known
+/// key once; strings, a number >= 0 of milliseconds (an integer that fits
+/// a `u64`, a decimal rounded up), a boolean; any `data`).
 fn reference(text: &[u8]) -> Result<Packet, JteError> {
-    Packet::from_owned_value(jtoo::from_slice(text)?)
+    let value = jtoo::from_slice(text)?;
+    let by_value = Packet::from_owned_value(value.clone());
+    let by_rules = rules(value);
+    assert!(same(&by_value, &by_rules), "{by_value:?} vs {by_rules:?}");
+    by_rules
+}
+
+fn rules(value: Value) -> Result<Packet, JteError> {
+    let Value::List(items) = value else {
+        return Err(JteError::NotARecord);
+    };
+    let mut p = Packet::default();
+    let mut seen = Vec::new();
+    for item in items {
+        let Item::Pair(pair) = item else {
+            return Err(JteError::NotARecord);
+        };
+        let (key, value) = pair.into_parts();
+        let Value::String(key) = key else {
+            return Err(JteError::NotARecord);
+        };
+        let field = match key.as_str() {
+            "command" => "command",
+            "rpcid" => "rpcid",
+            "resid" => "resid",
+            "timeout" => "timeout",
+            "cont" => "cont",
+            "error" => "error",
+            "datatype" => "datatype",
+            "data" => "data",
+            _ => continue,
+        };
+        if seen.contains(&field) {
+            return Err(JteError::DuplicateKey(field.to_owned()));
+        }
+        seen.push(field);
+        let bad = |expected| JteError::InvalidField { field, expected };
+        let string = |v: Value| match v {
+            Value::String(s) => Ok(Some(s.as_str().to_owned())),
+            _ => Err(bad("a string")),
+        };
+        match field {
+            "command" => p.command = string(value)?,
+            "rpcid" => p.rpcid = string(value)?,
+            "resid" => p.resid = string(value)?,
+            "error" => p.error = string(value)?,
+            "datatype" => p.datatype = string(value)?,
+            "cont" => p.cont = value.as_bool().ok_or(bad("a boolean"))?,
+            "timeout" => {
+                let ms = match &value {
+                    Value::Integer(i) => i.to_u64(),
+                    Value::Decimal(d) if d.is_negative() && d.coefficient() != 0 => None,
+                    Value::Decimal(d) => Some(ceil_ms(d.coefficient(), d.exponent())),
+                    _ => None,
+                };
+                p.timeout = Some(ms.ok_or(bad("a number >= 0 (milliseconds)"))?);
+            }
+            _ => p.data = Some(jtoo_serde::RawBuf::from_value(&value).unwrap()),
+        }
+    }
+    Ok(p)
+}
+
+/// `c × 10^e` rounded up, saturating at `u64::MAX`.
+fn ceil_ms(c: u128, e: i32) -> u64 {
+    let mut whole = c;
+    let mut fraction = false;
+    if e >= 0 {
+        for _ in 0..e {
+            whole = whole.saturating_mul(10);
+        }
+    } else {
+        for _ in 0..e.unsigned_abs() {
+            fraction |= !whole.is_multiple_of(10);
+            whole /= 10;
+        }
+    }
+    u64::try_from(whole + u128::from(fraction)).unwrap_or(u64::MAX)
 }
 
 fn same(a: &Result<Packet, JteError>, b: &Result<Packet, JteError>) -> bool {
@@ -56,6 +138,13 @@ const EDGES: &[&str] = &[
     r#"["timeout":1.0]"#,
     r#"["timeout":18_446_744_073_709_551_616]"#,
     r#"["timeout":1000]"#,
+    r#"["timeout":1.5]"#,
+    r#"["timeout":-0.0]"#,
+    r#"["timeout":-1.5]"#,
+    r#"["timeout":0.000_000_000_000_000_000_000_000_000_000_000_000_000_1]"#,
+    r#"["timeout":18_446_744_073_709_551_616.5]"#,
+    r#"["timeout":1.0e30]"#,
+    r#"["cont":N,"cont":Y]"#,
     r#"["timeout":01]"#,
     r#"["cont":Y]"#,
     r#"["cont":Yes]"#,
@@ -100,6 +189,27 @@ fn samples_and_edges_read_as_the_reference_reads_them() {
     for text in SAMPLES {
         assert!(Packet::from_jtoo(text.as_bytes()).is_ok(), "{text}");
     }
+}
+
+#[test]
+fn timeouts_are_exact() {
+    let ms = |t: &str| {
+        Packet::from_jtoo(format!(r#"["timeout":{t}]"#).as_bytes())
+            .map(|p| p.timeout)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(ms("1.5"), Ok(Some(2)));
+    assert_eq!(ms("2.0"), Ok(Some(2)));
+    assert_eq!(ms("0.000_000_000_000_000_000_1"), Ok(Some(1)));
+    assert_eq!(ms("18_446_744_073_709_551_615"), Ok(Some(u64::MAX)));
+    assert_eq!(ms("18_446_744_073_709_551_616.5"), Ok(Some(u64::MAX)));
+    let e = ms("18_446_744_073_709_551_616").unwrap_err();
+    assert_eq!(
+        e,
+        "JTE packet: `timeout` must be a number >= 0 (milliseconds)"
+    );
+    assert!(ms("-1.5").is_err());
+    assert!(ms("-1").is_err());
 }
 
 #[test]
@@ -156,7 +266,7 @@ fn codec_reads_split_input_and_checks_the_end() {
     let mut all = BytesMut::new();
     let packets = [
         Packet::request("detect", "r1").with_timeout(5000),
-        Packet::response("r1").with_data(jtoo::from_str(r#"["a":[1,2]]"#).unwrap()),
+        Packet::response("r1").with_data(jtoo_serde::RawBuf::from_text(r#"["a":[1,2]]"#).unwrap()),
     ];
     for p in &packets {
         enc.encode(p.clone(), &mut all).unwrap();

@@ -85,7 +85,7 @@ fn jte_corpus_packets_in_both_encodings() {
         );
         // The packet's JSON is the line's JSON (the seed writes no nulls).
         assert_eq!(
-            p.to_json(),
+            p.to_json().unwrap(),
             normalise(&serde_json::from_str(line).unwrap()),
             "{at}"
         );
@@ -158,7 +158,7 @@ fn packet_codec_over_frames() {
         Packet::response("r1")
             .with_cont(true)
             .with_datatype("line")
-            .with_data("text"),
+            .with_data(jtoo_serde::to_raw("text").unwrap()),
         Packet::response("r1").with_error("ECDONE"),
     ];
     for p in &packets {

@@ -12,6 +12,11 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio_util::codec::Framed;
 
+/// `v` as a packet's `data`.
+fn data<T: Serialize>(v: T) -> jtoo_serde::RawBuf {
+    jtoo_serde::to_raw(&v).unwrap()
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct SetStyle {
     color: u8,
@@ -452,7 +457,7 @@ async fn a_declared_16_mib_packet_is_refused_before_it_is_buffered() {
 #[tokio::test]
 async fn a_packet_over_the_limit_closes_the_connection() {
     let (peer, mut raw) = hostile_frames(Peer::builder().max_packet_len(64)).await;
-    let big = Packet::command("x").with_data("y".repeat(100));
+    let big = Packet::command("x").with_data(data("y".repeat(100)));
     let mut codec = PacketCodec::new();
     let mut buf = bytes::BytesMut::new();
     tokio_util::codec::Encoder::encode(&mut codec, big, &mut buf).unwrap();
@@ -482,16 +487,16 @@ async fn responses_to_unknown_resids_are_counted_and_dropped() {
     let peer = handlers(Peer::builder()).start(Transport::json_lines(x));
     let mut raw = Framed::new(y, jte::JsonLinesCodec::new(1 << 20));
     for i in 0..100 {
-        raw.send(Packet::response(format!("nobody-{i}")).with_data(1))
+        raw.send(Packet::response(format!("nobody-{i}")).with_data(data(1)))
             .await
             .unwrap();
     }
-    raw.send(Packet::request("math:add", "r1").with_data(jtoo::from_str("[1,2]").unwrap()))
+    raw.send(Packet::request("math:add", "r1").with_data(data([1, 2])))
         .await
         .unwrap();
     let answer = raw.next().await.unwrap().unwrap();
     assert_eq!(answer.resid.as_deref(), Some("r1"));
-    assert_eq!(answer.data, Some(jtoo::Value::from(3)));
+    assert_eq!(answer.data, Some(data(3)));
     assert_eq!(peer.stats().late_responses, 100);
 }
 
@@ -507,14 +512,18 @@ async fn an_endless_request_stream_stays_bounded() {
     );
     let peer = server.start(Transport::json_lines(x));
     let mut raw = Framed::new(y, jte::JsonLinesCodec::new(1 << 20));
-    raw.send(Packet::request("sink", "r1").with_cont(true).with_data(0))
-        .await
-        .unwrap();
+    raw.send(
+        Packet::request("sink", "r1")
+            .with_cont(true)
+            .with_data(data(0)),
+    )
+    .await
+    .unwrap();
     for i in 0..10_000u64 {
         let p = Packet {
             rpcid: Some("r1".into()),
             cont: true,
-            data: Some(jtoo::Value::from(i)),
+            data: Some(data(i)),
             ..Packet::default()
         };
         raw.send(p).await.unwrap();
@@ -552,7 +561,9 @@ async fn an_endless_response_stream_is_cut_by_the_callers_timeout() {
     assert_eq!(request.timeout, Some(300));
     let feed = tokio::spawn(async move {
         for i in 0u64.. {
-            let p = Packet::response(rpcid.clone()).with_cont(true).with_data(i);
+            let p = Packet::response(rpcid.clone())
+                .with_cont(true)
+                .with_data(data(i));
             if raw.send(p).await.is_err() {
                 break;
             }

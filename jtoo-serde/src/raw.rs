@@ -76,9 +76,9 @@ pub struct Raw<'a>(&'a str);
 ///
 /// It reads from any deserializer: from JTOO text it copies the value's
 /// text (checked once, as [`Raw`]); from HTOO text it re-encodes the value
-/// (HTOO spellings are not canonical); from other deserializers (a
-/// [`jtoo::Value`], a reader, another format) it reads a [`jtoo::Value`]
-/// and encodes it.
+/// (HTOO spellings are not canonical); from a [`jtoo::Value`]
+/// ([`crate::from_value`]) it encodes the value; from other deserializers
+/// (a reader, another format) it reads a [`jtoo::Value`] and encodes it.
 ///
 /// ```
 /// use jtoo_serde::RawBuf;
@@ -102,7 +102,7 @@ pub struct Raw<'a>(&'a str);
 /// # Ok::<(), jtoo_serde::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct RawBuf(Box<str>);
+pub struct RawBuf(String);
 
 impl<'a> Raw<'a> {
     /// `text` if it is exactly one value in strict JTOO (within the default
@@ -149,7 +149,7 @@ impl<'a> Raw<'a> {
 
     /// An owned copy.
     pub fn to_raw_buf(self) -> RawBuf {
-        RawBuf(self.0.into())
+        RawBuf(self.0.to_owned())
     }
 }
 
@@ -169,7 +169,7 @@ impl RawBuf {
     pub fn from_text(text: impl Into<String>) -> Result<RawBuf> {
         let text = text.into();
         jtoo::validate(text.as_bytes()).map_err(Error::syntax)?;
-        Ok(RawBuf(text.into_boxed_str()))
+        Ok(RawBuf(text))
     }
 
     /// The canonical text of `value` (see [`crate::to_raw`] for any
@@ -185,14 +185,12 @@ impl RawBuf {
     /// # Errors
     /// Lists nested deeper than [`jtoo::Options::DEFAULT_MAX_DEPTH`].
     pub fn from_value(value: &jtoo::Value) -> Result<RawBuf> {
-        jtoo::to_string(value)
-            .map(|s| RawBuf(s.into_boxed_str()))
-            .map_err(Error::from_jtoo)
+        jtoo::to_string(value).map(RawBuf).map_err(Error::from_jtoo)
     }
 
     /// Text written by this crate's serializer (canonical by construction).
     pub(crate) fn from_serialized(text: String) -> RawBuf {
-        RawBuf(text.into_boxed_str())
+        RawBuf(text)
     }
 
     /// The text, borrowed as a [`Raw`].
@@ -207,7 +205,7 @@ impl RawBuf {
 
     /// The canonical text, owned.
     pub fn into_string(self) -> String {
-        self.0.into_string()
+        self.0
     }
 
     /// Reads the value as a `T` (as [`Raw::deserialize_into`]).
@@ -240,7 +238,7 @@ impl fmt::Debug for Raw<'_> {
 
 impl fmt::Debug for RawBuf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("RawBuf").field(&&*self.0).finish()
+        f.debug_tuple("RawBuf").field(&self.0.as_str()).finish()
     }
 }
 
@@ -310,20 +308,30 @@ pub(crate) fn visit_text<'de, V: Visitor<'de>>(
     syntax: jtoo::parse::Syntax,
     depth: usize,
 ) -> Result<V::Value> {
-    let text = if syntax.is_lenient() {
+    if syntax.is_lenient() {
         let value = jtoo::parse::document(text, syntax, depth).map_err(Error::syntax)?;
-        Cow::Owned(jtoo::to_string(&value).map_err(Error::from_jtoo)?)
-    } else {
-        // Strict JTOO is UTF-8 throughout (strings are, and the rest is
-        // ASCII): this only turns the checked bytes into a `str`.
-        Cow::Borrowed(
-            std::str::from_utf8(text)
-                .map_err(|_| Error::syntax(jtoo::Error::new(jtoo::ErrorKind::InvalidUtf8)))?,
-        )
-    };
+        return visit_value(visitor, &value);
+    }
+    // Strict JTOO is UTF-8 throughout (strings are, and the rest is ASCII):
+    // this only turns the checked bytes into a `str`.
+    let text = std::str::from_utf8(text)
+        .map_err(|_| Error::syntax(jtoo::Error::new(jtoo::ErrorKind::InvalidUtf8)))?;
     visitor.visit_map(TextMap {
         key: true,
-        text: Some(text),
+        text: Some(Cow::Borrowed(text)),
+    })
+}
+
+/// Hands the canonical text of `value` to a raw value's visitor (for
+/// [`crate::ValueDeserializer`] and HTOO input).
+pub(crate) fn visit_value<'de, V: Visitor<'de>>(
+    visitor: V,
+    value: &jtoo::Value,
+) -> Result<V::Value> {
+    let text = jtoo::to_string(value).map_err(Error::from_jtoo)?;
+    visitor.visit_map(TextMap {
+        key: true,
+        text: Some(Cow::Owned(text)),
     })
 }
 
@@ -461,7 +469,7 @@ impl<'de> Visitor<'de> for RawBufVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> std::result::Result<RawBuf, A::Error> {
         match marked_text::<A, String>(map)? {
-            Some(text) => Ok(RawBuf(text.into_boxed_str())),
+            Some(text) => Ok(RawBuf(text)),
             None => Err(de::Error::invalid_type(Unexpected::Map, &self)),
         }
     }

@@ -180,6 +180,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             (VALUE_MARKER, v) => {
                 visitor.visit_newtype_struct(ValueDeserializer::exact(v, self.depth))
             }
+            (name, v) if name == crate::raw::RAW_MARKER => crate::raw::visit_value(visitor, &v),
             (_, v) => visitor.visit_newtype_struct(ValueDeserializer {
                 value: v,
                 exact: self.exact,
