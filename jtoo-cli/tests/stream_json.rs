@@ -234,3 +234,58 @@ fn fed(args: &[&str], stdin: Vec<u8>) -> std::process::Output {
     writer.join().unwrap();
     out
 }
+
+/// Issue 30 item 5: `to-json FILE` reads the file once. Up to 8 MiB it
+/// converts in memory and writes nothing unless valid; a longer file is
+/// written as it is read (partial on error, as `--help` says); a record
+/// whose JSON is held back past 8 MiB is finished by the two passes, the
+/// bytes already written left out: the same JSON as the in-memory path.
+#[test]
+fn to_json_reads_a_file_once_and_writes_what_the_in_memory_path_writes() {
+    let small = b"[\"a\":1,\"b\":[Y,nul]]";
+    let file = Temp::new("invalid-small.jtoo", small);
+    let out = jtoo(&["to-json", file.arg()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"", "a small file writes nothing unless valid");
+
+    // Over 8 MiB: a list of twitter's JTOO, damaged at its very end.
+    let (_, mut doc) = repeated(24);
+    assert!(doc.len() > 8 << 20);
+    let n = doc.len();
+    doc[n - 1] = b'x';
+    let file = Temp::new("invalid-big.jtoo", &doc);
+    let out = jtoo(&["to-json", file.arg()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        !out.stdout.is_empty(),
+        "streamed: the part before the error"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let from_stdin = fed(&["to-json"], doc.clone());
+    assert_eq!(from_stdin.stdout, b"", "stdin is held whole");
+    assert_eq!(
+        String::from_utf8_lossy(&from_stdin.stderr).lines().next(),
+        stderr.replace(file.arg(), "<stdin>").lines().next()
+    );
+
+    // One record of over 8 MiB of JSON, a mixed list at its end.
+    let mut record = b"[".to_vec();
+    for i in 0..200_000 {
+        record.extend_from_slice(format!("\"k{i}\":[\"x\":\"{:040}\"],", i).as_bytes());
+    }
+    record.extend_from_slice(b"\"m\":[\"a\":1,2]]");
+    assert!(record.len() > 9 << 20);
+    let file = Temp::new("record.jtoo", &record);
+    for pretty in [false, true] {
+        let mut args = vec!["to-json"];
+        if pretty {
+            args.push("--pretty");
+        }
+        let in_memory = fed(&args, record.clone());
+        assert!(in_memory.status.success());
+        args.push(file.arg());
+        let streamed = jtoo(&args, b"");
+        assert!(streamed.status.success());
+        assert!(streamed.stdout == in_memory.stdout, "pretty {pretty}");
+    }
+}

@@ -116,6 +116,21 @@ impl<'a> Scalar<'a> {
         !self.syntax.is_lenient()
     }
 
+    /// The scalar's canonical text: its own in strict JTOO, else written
+    /// into `held`.
+    #[cfg(feature = "json")]
+    pub(crate) fn canonical<'b>(&self, held: &'b mut Vec<u8>) -> Result<&'b [u8], Error>
+    where
+        'a: 'b,
+    {
+        if self.is_strict() {
+            return Ok(self.text);
+        }
+        held.clear();
+        self.write_canonical(held)?;
+        Ok(held)
+    }
+
     /// The scalar as a [`Value`].
     ///
     /// # Errors
@@ -282,6 +297,27 @@ impl<R: Read> Reader<R> {
     /// The number of input bytes consumed so far.
     pub fn offset(&self) -> usize {
         self.w.offset()
+    }
+
+    /// The input offset of the innermost open list's `[` (0 outside
+    /// lists).
+    #[cfg(feature = "json")]
+    pub(crate) fn list_start(&self) -> usize {
+        self.open.last().map_or(0, |o| o.start)
+    }
+
+    /// The input from offset `start` to `end` while the reader still
+    /// holds it.
+    #[cfg(feature = "json")]
+    pub(crate) fn held(&self, start: usize, end: usize) -> Option<&[u8]> {
+        let (base, held) = self.w.buffered();
+        held.get(start.checked_sub(base)?..end.checked_sub(base)?)
+    }
+
+    /// The syntax read.
+    #[cfg(feature = "json")]
+    pub(crate) fn syntax(&self) -> Syntax {
+        self.syntax
     }
 
     /// The next event, or `None` after the document's end was checked

@@ -397,6 +397,40 @@ proptest! {
     }
 }
 
+/// Documents of every shape the JSON writers tell apart: records, mixed
+/// lists, keys of every kind, lists as keys.
+const SHAPES: &[&str] = &[
+    "[]",
+    "1",
+    "\"a\"",
+    "Y",
+    "[1,\"k\":2]",
+    "[\"k\":2,1]",
+    "[\"a\":1,\"b\":[\"c\":2,\"d\":[3,\"e\":4]],5,\"f\":6]",
+    "[\"a\":1,\"a\":2]",
+    "[[1]:2,[]:[[3]:[4:5]]]",
+    "[1:\"a\",D2023:5]",
+    "[[\"a\":1],[2],[[3]:4],[]]",
+    "[\"k\":[],\"j\":[\"x\":[]]]",
+    "[[[1,2]:3],4,[5]]",
+    "[\"x\":B4f4b,\"t\":T10:20:30Z,\"d\":-0.000_1]",
+    "[Y:1,N:2,B:3,B4f:4,-1_000.5:5,0.0:6,12:7,\"s\":8,S1.500:9,9]",
+    "[1,Y:1,N:2,B4f:4,-1_000.5:5,340_282_366_920_938_463_463_374_607_431_768_211_455:6]",
+    "[[\"a\":1]:[\"b\":2],[\"c\":\"]\\22,{\"]:[3]]",
+    "[\"a\":[\"b\":[\"c\":1]],[\"d\":2]]",
+    "[\"a\":\"]\\22,{\\5c\",\"b\":[1,\"x\":\",\"],3,\"c\":[]]",
+];
+
+/// A file of the JSON corpus.
+fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../testdata/corpus")
+            .join(name),
+    )
+    .unwrap()
+}
+
 /// JTOO → JSON in two streamed passes.
 fn two_passes(doc: &[u8], buffer: usize, step: usize) -> Result<Vec<u8>, Error> {
     use jtoo::json::stream::{Shapes, write_json};
@@ -410,20 +444,7 @@ fn two_passes(doc: &[u8], buffer: usize, step: usize) -> Result<Vec<u8>, Error> 
 
 #[test]
 fn two_passes_write_what_to_json_string_writes() {
-    let cases = [
-        "[]",
-        "1",
-        "\"a\"",
-        "[1,\"k\":2]",
-        "[\"a\":1,\"a\":2]",
-        "[[1]:2,[]:[[3]:[4:5]]]",
-        "[1:\"a\",D2023:5]",
-        "[[\"a\":1],[2],[[3]:4],[]]",
-        "[\"k\":[],\"j\":[\"x\":[]]]",
-        "[[[1,2]:3],4,[5]]",
-        "[\"x\":B4f4b,\"t\":T10:20:30Z,\"d\":-0.000_1]",
-    ];
-    for case in cases {
+    for case in SHAPES {
         let whole = jtoo::json::to_json_string(&jtoo::from_str(case).unwrap());
         for (buffer, step) in SIZES {
             assert_eq!(
@@ -434,12 +455,7 @@ fn two_passes_write_what_to_json_string_writes() {
         }
     }
     for path in ["twitter.json", "citm_catalog.json", "canada.json"] {
-        let json = std::fs::read(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../testdata/corpus")
-                .join(path),
-        )
-        .unwrap();
+        let json = corpus(path);
         let v = jtoo::json::from_json_slice(&json).unwrap();
         let doc = jtoo::to_vec(&v).unwrap();
         assert_eq!(
@@ -453,15 +469,8 @@ fn two_passes_write_what_to_json_string_writes() {
 #[test]
 fn every_conformance_document_writes_its_json_in_two_passes() {
     use jtoo::json::stream::{Shapes, write_json};
-    use jtoo::parse::Syntax;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-tests/cases");
     let mut counted = [0usize; 2];
-    for path in files_under(&root) {
-        let syntax = match path.extension().and_then(|e| e.to_str()) {
-            Some("jtoo") => Syntax::Strict,
-            Some("htoo") => Syntax::Lenient,
-            _ => continue,
-        };
+    for (path, syntax) in conformance_documents() {
         let doc = std::fs::read(&path).unwrap();
         let whole = jtoo::parse::document(&doc, syntax, jtoo::Options::DEFAULT_MAX_DEPTH);
         let reader = |step| {
@@ -513,5 +522,226 @@ proptest! {
         let doc = jtoo::to_vec(&v).unwrap();
         let out = two_passes(&doc, buffer, step).unwrap();
         prop_assert_eq!(String::from_utf8(out).unwrap(), jtoo::json::to_json_string(&v));
+    }
+}
+
+/// The conformance suite's JTOO and HTOO documents, valid and invalid.
+fn conformance_documents() -> Vec<(PathBuf, jtoo::parse::Syntax)> {
+    use jtoo::parse::Syntax;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec-tests/cases");
+    files_under(&root)
+        .into_iter()
+        .filter_map(|path| {
+            let syntax = match path.extension().and_then(|e| e.to_str()) {
+                Some("jtoo") => Syntax::Strict,
+                Some("htoo") => Syntax::Lenient,
+                _ => return None,
+            };
+            Some((path, syntax))
+        })
+        .collect()
+}
+
+/// JTOO → JSON in one pass (`write_json_one_pass`), the two passes
+/// writing what it leaves undecided (the bytes it wrote left out): the
+/// JSON, and whether the two passes were needed.
+fn one_pass(
+    doc: &[u8],
+    syntax: jtoo::parse::Syntax,
+    buffer: usize,
+    step: usize,
+    max_pending: usize,
+) -> (Result<Vec<u8>, Error>, bool) {
+    use jtoo::json::stream::{OnePass, write_json_one_pass};
+    let mut out = Vec::new();
+    match write_json_one_pass(
+        &mut trickled(doc, syntax, buffer, step),
+        &mut out,
+        max_pending,
+    ) {
+        Err(e) => (Err(e), false),
+        Ok(OnePass::Written) => (Ok(out), false),
+        Ok(OnePass::Undecided { written }) => {
+            assert_eq!(out.len() as u64, written);
+            let rest = two_passes_with(doc, syntax, buffer, step);
+            if let Ok(all) = &rest {
+                assert!(all.starts_with(&out), "the one pass wrote a prefix");
+            }
+            (rest, true)
+        }
+        Ok(_) => panic!("a new outcome"),
+    }
+}
+
+/// The two passes on the same reader settings: the reference.
+fn two_passes_with(
+    doc: &[u8],
+    syntax: jtoo::parse::Syntax,
+    buffer: usize,
+    step: usize,
+) -> Result<Vec<u8>, Error> {
+    use jtoo::json::stream::{Shapes, write_json};
+    let shapes = Shapes::read(&mut trickled(doc, syntax, buffer, step))?;
+    let mut out = Vec::new();
+    write_json(&mut trickled(doc, syntax, buffer, step), &shapes, &mut out)?;
+    Ok(out)
+}
+
+/// A reader of `doc` in `syntax`, `step` bytes a read.
+fn trickled(
+    doc: &[u8],
+    syntax: jtoo::parse::Syntax,
+    buffer: usize,
+    step: usize,
+) -> jtoo::stream::Reader<Trickle<'_>> {
+    jtoo::stream::Reader::new(Trickle {
+        bytes: doc,
+        step,
+        n: 0,
+    })
+    .with_syntax(syntax)
+    .with_buffer_size(buffer)
+}
+
+/// Asserts that the one pass writes the two passes' bytes, or fails with
+/// their error at the same line and column; returns whether it needed the
+/// two passes to finish.
+fn one_pass_agrees(
+    name: &str,
+    doc: &[u8],
+    syntax: jtoo::parse::Syntax,
+    buffer: usize,
+    step: usize,
+    max_pending: usize,
+) -> bool {
+    let reference = two_passes_with(doc, syntax, buffer, step);
+    let (got, undecided) = one_pass(doc, syntax, buffer, step, max_pending);
+    match (&reference, &got) {
+        (Ok(a), Ok(b)) => assert!(
+            a == b,
+            "{name}: buffer {buffer}, pending {max_pending}:\n{}\n{}",
+            String::from_utf8_lossy(a),
+            String::from_utf8_lossy(b)
+        ),
+        (Err(a), Err(b)) => assert_eq!(
+            (a.kind(), a.position()),
+            (b.kind(), b.position()),
+            "{name}: buffer {buffer}: {a} vs {b}"
+        ),
+        (a, b) => panic!("{name}: buffer {buffer}: {a:?} vs {b:?}"),
+    }
+    undecided
+}
+
+#[test]
+fn one_pass_writes_the_two_passes_bytes_on_every_conformance_document() {
+    let mut counted = [0usize; 2];
+    let mut undecided = 0;
+    for (path, syntax) in conformance_documents() {
+        let doc = std::fs::read(&path).unwrap();
+        let name = path.display().to_string();
+        // Held in the window, every document is written in the one pass.
+        assert!(
+            !one_pass_agrees(&name, &doc, syntax, 1 << 16, 1 << 16, usize::MAX),
+            "{name}"
+        );
+        for (buffer, pending) in [(7, 1 << 20), (1, 0), (1 << 16, 3)] {
+            undecided += usize::from(one_pass_agrees(
+                &name, &doc, syntax, buffer, buffer, pending,
+            ));
+        }
+        counted[usize::from(syntax.is_lenient())] += 1;
+    }
+    assert!(counted[0] > 500 && counted[1] > 100, "{counted:?}");
+    assert!(
+        undecided > 100,
+        "the two passes finished {undecided} documents"
+    );
+}
+
+#[test]
+fn one_pass_writes_the_two_passes_bytes_on_the_corpus_and_odd_shapes() {
+    use jtoo::parse::Syntax;
+    for case in SHAPES {
+        let whole = jtoo::json::to_json_string(&jtoo::from_str(case).unwrap());
+        for (buffer, pending) in [(1 << 16, usize::MAX), (1, 2), (3, 0)] {
+            let (out, undecided) =
+                one_pass(case.as_bytes(), Syntax::Strict, buffer, buffer, pending);
+            assert_eq!(String::from_utf8(out.unwrap()).unwrap(), whole, "{case}");
+            assert!(!undecided || pending < usize::MAX, "{case}");
+        }
+    }
+    let mut big = b"[".to_vec();
+    for path in ["twitter.json", "citm_catalog.json", "canada.json"] {
+        let json = corpus(path);
+        let doc = jtoo::to_vec(&jtoo::json::from_json_slice(&json).unwrap()).unwrap();
+        assert!(!one_pass_agrees(
+            path,
+            &doc,
+            Syntax::Strict,
+            1 << 16,
+            1 << 16,
+            8 << 20
+        ));
+        // Held back whole, the two passes take over.
+        assert!(one_pass_agrees(
+            path,
+            &doc,
+            Syntax::Strict,
+            1 << 16,
+            1 << 16,
+            1 << 16
+        ));
+        big.extend_from_slice(&doc);
+        big.push(b',');
+    }
+    big.extend_from_slice(b"\"k\":1]");
+    // The corpus in one list that turns out to hold a pair at its end.
+    assert!(!one_pass_agrees(
+        "all",
+        &big,
+        Syntax::Strict,
+        1 << 16,
+        1 << 16,
+        usize::MAX
+    ));
+    // Damaged near its end: the same error, where the two passes find it.
+    let n = big.len();
+    big[n - 3] = b'x';
+    one_pass_agrees(
+        "damaged",
+        &big,
+        Syntax::Strict,
+        1 << 16,
+        1 << 16,
+        usize::MAX,
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_value_writes_the_same_json_in_one_pass(
+        v in arb_value(),
+        buffer in 1usize..40,
+        pending in prop_oneof![Just(usize::MAX), 0usize..64],
+    ) {
+        let doc = jtoo::to_vec(&v).unwrap();
+        let (out, _) = one_pass(&doc, jtoo::parse::Syntax::Strict, buffer, buffer, pending);
+        prop_assert_eq!(String::from_utf8(out.unwrap()).unwrap(), jtoo::json::to_json_string(&v));
+    }
+
+    #[test]
+    fn any_damaged_document_fails_in_one_pass_as_in_two(
+        v in arb_value(),
+        at in any::<prop::sample::Index>(),
+        byte in any::<u8>(),
+        buffer in 1usize..40,
+    ) {
+        let mut doc = jtoo::to_vec(&v).unwrap();
+        let i = at.index(doc.len());
+        doc[i] = byte;
+        one_pass_agrees("damaged", &doc, jtoo::parse::Syntax::Strict, buffer, buffer, usize::MAX);
     }
 }

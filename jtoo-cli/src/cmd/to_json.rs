@@ -1,8 +1,8 @@
 //! `jtoo to-json [--htoo] [--pretty | --lines] [FILE]`: JTOO (or HTOO) as
 //! JSON.
 
-use crate::io::{HOLD, Input, Out, Status, Syntax, each_line, report_streamed};
-use jtoo::json::stream::{Shapes, write_json};
+use crate::io::{HOLD, Head, Input, Next, Out, Status, Stream, Syntax, each_line, report_streamed};
+use jtoo::json::stream::{OnePass, Shapes, write_json, write_json_one_pass};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -28,9 +28,11 @@ pub struct Args {
     /// loses types (bytes become hex strings, dates strings, keys strings).
     #[arg(long)]
     exact: bool,
-    /// Input file (stdin when absent or -). A file is read twice in a
-    /// bounded window (files larger than memory convert); stdin is read
-    /// whole into memory.
+    /// Input file (stdin when absent or -). A file is read in one pass in
+    /// a bounded window (files larger than memory convert); one of up to
+    /// 8 MiB writes nothing unless it is valid, a longer one is written as
+    /// it is read, so when it turns out invalid the part before the error
+    /// has been written (exit 1). Stdin is read whole into memory.
     file: Option<PathBuf>,
 }
 
@@ -44,13 +46,15 @@ pub struct Args {
 /// same canonical bytes. Exit 0; 1 for invalid input; 2 for usage or I/O
 /// errors.
 ///
-/// A FILE (without `--lines`) is read twice in bounded memory, so files
-/// larger than memory convert: a first pass checks the document and
-/// records, per list, whether it is a record (a JSON object) and whether it
-/// is a key (two bits per list); the second writes the JSON as it reads
-/// (`jtoo::json::stream::write_json`), `--pretty` included. Invalid input
-/// is found by the first pass, before anything is written. Stdin cannot be
-/// read twice: it is read whole into memory and converted at once.
+/// A FILE (without `--lines`) is read once in bounded memory, so files
+/// larger than memory convert: the JSON is written as the document is
+/// checked (`jtoo::json::stream::write_json_one_pass`), `--pretty`
+/// included, holding back only the output of a list whose JSON form its
+/// later items decide (a record's, up to 8 MiB; past that the two passes
+/// of `Shapes::read` and `write_json` finish it). A FILE of up to 8 MiB is
+/// converted in memory and written only when valid; a longer one that
+/// turns out invalid leaves the JSON before the error written (exit 1).
+/// Stdin is read whole into memory and converted at once.
 pub fn run(args: Args) -> u8 {
     let mut out = Out::new();
     let status = convert(&args, &mut out).err().unwrap_or(0);
@@ -73,7 +77,7 @@ fn convert(args: &Args, out: &mut Out) -> Status {
     if let Some(path) = args.file.as_deref().filter(|p| *p != Path::new("-"))
         && !args.exact
     {
-        return two_passes(path, syntax, &mut input, args.pretty, out);
+        return streamed(path, syntax, &mut input, args.pretty, out);
     }
     let (_, value) = syntax.read(&mut input)?;
     let json = to_json(&value);
@@ -84,41 +88,130 @@ fn convert(args: &Args, out: &mut Out) -> Status {
     }
 }
 
-/// Converts FILE in two streaming passes (see [`run`]).
-fn two_passes(
-    path: &Path,
-    syntax: Syntax,
-    input: &mut Input,
-    pretty: bool,
-    out: &mut Out,
-) -> Status {
-    let mut first = input.stream(Vec::new(), syntax);
-    let shapes = match Shapes::read(&mut first) {
-        Ok(shapes) => shapes,
-        Err(e) => {
-            // Invalid: a file that `fmt` and `check` would hold is read
-            // again whole and reported as the in-memory path reports it
-            // (hints that look at the whole input included).
-            let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= HOLD as u64);
-            if small && e.kind() != jtoo::ErrorKind::Io {
-                Input::open(Some(path)).and_then(|mut again| syntax.read(&mut again))?;
-            }
-            return Err(report_streamed(syntax, &input.name, &first, &e));
+/// Converts FILE in one streaming pass (see [`run`]): a document of up to
+/// [`HOLD`] bytes is converted in memory and written only when it is
+/// valid; a longer one is written as it is read.
+fn streamed(path: &Path, syntax: Syntax, input: &mut Input, pretty: bool, out: &mut Out) -> Status {
+    let probe = |b: &[u8]| syntax.validate(b);
+    let (head, small) = match input.head(&probe)? {
+        Head::Whole(Next::Invalid(bytes, e)) => {
+            syntax.report(&input.name, &bytes, &e);
+            return Err(1);
         }
+        Head::Whole(Next::Doc(bytes)) => (bytes, true),
+        Head::Whole(Next::End) => (Vec::new(), true),
+        Head::Part(head) => (head, false),
     };
-    let mut second = Input::open(Some(path))?.stream(Vec::new(), syntax);
+    let mut reader = input.stream(head, syntax);
+    let again = || Ok(Input::open(Some(path))?.stream(Vec::new(), syntax));
+    if small {
+        let mut json = Vec::new();
+        return match convert_to(&mut reader, again, usize::MAX, pretty, &mut json) {
+            Ok(()) => out.line(&json),
+            Err(Failed::Open(status)) => Err(status),
+            Err(Failed::Read(e, other)) => {
+                // Reported as the in-memory path reports it (hints that
+                // look at the whole input included).
+                if e.kind() != jtoo::ErrorKind::Io {
+                    Input::open(Some(path)).and_then(|mut again| syntax.read(&mut again))?;
+                }
+                Err(report_streamed(
+                    syntax,
+                    &input.name,
+                    other.as_deref().unwrap_or(&reader),
+                    &e,
+                ))
+            }
+        };
+    }
     let mut sink = out.as_write();
-    let written = if pretty {
-        let mut p = Pretty::new(&mut sink);
-        write_json(&mut second, &shapes, &mut p)
-            .and_then(|()| p.finish().map_err(jtoo::Error::from))
-    } else {
-        write_json(&mut second, &shapes, &mut sink)
-    };
+    let written = convert_to(&mut reader, again, HOLD, pretty, &mut sink);
     match (written, sink.failed) {
         (Ok(()), _) => out.write(b"\n"),
         (Err(_), Some(status)) => Err(status),
-        (Err(e), None) => Err(report_streamed(syntax, &input.name, &second, &e)),
+        (Err(Failed::Open(status)), None) => Err(status),
+        (Err(Failed::Read(e, other)), None) => Err(report_streamed(
+            syntax,
+            &input.name,
+            other.as_deref().unwrap_or(&reader),
+            &e,
+        )),
+    }
+}
+
+/// Why [`convert_to`] failed.
+enum Failed {
+    /// The input could not be opened again (reported: the exit status).
+    Open(u8),
+    /// A read or write error, and the reader of the two passes that met
+    /// it (`None`: the one pass's).
+    Read(jtoo::Error, Option<Box<Stream>>),
+}
+
+/// Writes the JSON of the document `reader` reads to `out`, indented with
+/// `pretty`: in one pass holding back at most `max_pending` bytes of
+/// output, and in two passes over the document `again` opens (the bytes
+/// written already left out) for what the one pass leaves undecided.
+fn convert_to(
+    reader: &mut Stream,
+    again: impl Fn() -> Status<Stream>,
+    max_pending: usize,
+    pretty: bool,
+    out: &mut impl Write,
+) -> Result<(), Failed> {
+    if !pretty {
+        return one_then_two(reader, again, max_pending, out);
+    }
+    let mut p = Pretty::new(out);
+    one_then_two(reader, again, max_pending, &mut p)?;
+    p.finish()
+        .map_err(|e| Failed::Read(jtoo::Error::from(e), None))
+}
+
+/// [`convert_to`] without indenting.
+fn one_then_two(
+    reader: &mut Stream,
+    again: impl Fn() -> Status<Stream>,
+    max_pending: usize,
+    out: &mut impl Write,
+) -> Result<(), Failed> {
+    let written = match write_json_one_pass(reader, &mut *out, max_pending) {
+        Ok(OnePass::Undecided { written }) => written,
+        Ok(_) => return Ok(()),
+        Err(e) => return Err(Failed::Read(e, None)),
+    };
+    let mut out = Skip { out, skip: written };
+    let mut first = again().map_err(Failed::Open)?;
+    let shapes = match Shapes::read(&mut first) {
+        Ok(shapes) => shapes,
+        Err(e) => return Err(Failed::Read(e, Some(Box::new(first)))),
+    };
+    let mut second = again().map_err(Failed::Open)?;
+    match write_json(&mut second, &shapes, &mut out) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(Failed::Read(e, Some(Box::new(second)))),
+    }
+}
+
+/// A writer that leaves out the first `skip` bytes written to it (those
+/// the one pass wrote already) and writes the rest to `out`.
+struct Skip<'a, W: Write> {
+    out: &'a mut W,
+    skip: u64,
+}
+
+impl<W: Write> Write for Skip<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = usize::try_from(self.skip)
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
+        self.skip -= n as u64;
+        self.out.write_all(bytes.get(n..).unwrap_or_default())?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 

@@ -698,12 +698,33 @@ struct Written {
     mixed: bool,
     /// No item written yet.
     first: bool,
-    /// The current item is a pair written as a one-member object.
-    wrapped: bool,
     /// The current item's key was written: its `:` comes next.
     keyed: bool,
+    pair: PairState,
+}
+
+/// The pair an open list's current item may be, as it is written.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairState {
     /// The current item is a pair whose value is being read.
     in_value: bool,
+    /// The current item is a pair written as a one-member object.
+    wrapped: bool,
+}
+
+impl PairState {
+    /// After a value in the list: a pair's value ends its item (and the
+    /// one-member object it is written as).
+    #[inline]
+    fn end_value(&mut self, out: &mut Vec<u8>) {
+        if self.in_value {
+            self.in_value = false;
+            if self.wrapped {
+                out.push(b'}');
+                self.wrapped = false;
+            }
+        }
+    }
 }
 
 /// The second pass of JTOO → JSON: reads the document again and writes
@@ -756,7 +777,7 @@ pub fn write_json<R: Read>(
         // A value that starts an item of the innermost list (not a pair's
         // value): a `,` before it unless it is the first.
         let item = match open.last_mut() {
-            Some(f) if !f.in_value && matches!(e, E::Open | E::Scalar(_)) => {
+            Some(f) if !f.pair.in_value && matches!(e, E::Open | E::Scalar(_)) => {
                 if !f.first {
                     chunk.push(b',');
                 }
@@ -776,7 +797,7 @@ pub fn write_json<R: Read>(
                     let key = matches!(ahead, Some(E::Colon));
                     if key && let Some(f) = open.last_mut() {
                         chunk.push(b'{');
-                        f.wrapped = true;
+                        f.pair.wrapped = true;
                         f.keyed = true;
                     }
                     text::write_json_canonical(&mut chunk, &held, key);
@@ -788,13 +809,7 @@ pub fn write_json<R: Read>(
                         f.keyed = f.object;
                         f.object
                     });
-                    let text = if s.is_strict() {
-                        s.text()
-                    } else {
-                        held.clear();
-                        s.write_canonical(&mut held)?;
-                        &held
-                    };
+                    let text = s.canonical(&mut held)?;
                     text::write_json_canonical(&mut chunk, text, key);
                     if !key {
                         end_value(&mut open, &mut chunk);
@@ -807,7 +822,7 @@ pub fn write_json<R: Read>(
                 {
                     if !f.object {
                         chunk.push(b'{');
-                        f.wrapped = true;
+                        f.pair.wrapped = true;
                     }
                     f.keyed = true;
                     held.clear();
@@ -822,16 +837,15 @@ pub fn write_json<R: Read>(
                         object,
                         mixed,
                         first: true,
-                        wrapped: false,
                         keyed: false,
-                        in_value: false,
+                        pair: PairState::default(),
                     });
                 }
             }
             E::Colon => {
                 let f = open.last_mut().filter(|f| f.keyed).ok_or_else(changed)?;
                 f.keyed = false;
-                f.in_value = true;
+                f.pair.in_value = true;
                 chunk.push(b':');
             }
             E::Close => {
@@ -848,14 +862,8 @@ pub fn write_json<R: Read>(
 
 /// After a value in the innermost list: a pair's value ends its item.
 fn end_value(open: &mut [Written], chunk: &mut Vec<u8>) {
-    if let Some(f) = open.last_mut()
-        && f.in_value
-    {
-        f.in_value = false;
-        if f.wrapped {
-            chunk.push(b'}');
-            f.wrapped = false;
-        }
+    if let Some(f) = open.last_mut() {
+        f.pair.end_value(chunk);
     }
 }
 
@@ -907,4 +915,403 @@ fn key_text<R: Read>(
         }
     }
     Ok(())
+}
+
+/// What [`write_json_one_pass`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OnePass {
+    /// The whole document was read, checked and its JSON written.
+    Written,
+    /// A list's JSON form was still open when the output held back for it
+    /// passed the bound (or a list turned out to be a pair's key after its
+    /// text had left the window). The first `written` bytes of the JSON
+    /// went to `out`; the rest comes from the two passes ([`Shapes::read`],
+    /// then [`write_json`]) on the document again, leaving out that many
+    /// bytes.
+    Undecided {
+        /// The bytes of JSON already written.
+        written: u64,
+    },
+}
+
+/// The JSON form of an open list, as far as its items tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// No item has ended yet.
+    Unknown,
+    /// Every item so far is a pair: an object, unless a plain item follows.
+    Object,
+    /// An array (pairs in it are one-member objects).
+    Array,
+}
+
+/// An open list of [`write_json_one_pass`].
+struct Opened {
+    /// The output offset of its `[` or `{`.
+    start: u64,
+    /// The input offset of its `[`.
+    input_start: usize,
+    form: Form,
+    /// An item's first value: a `:` after it makes it a pair's key.
+    candidate: bool,
+    /// No item written yet.
+    first: bool,
+    pair: PairState,
+}
+
+/// The first value of the innermost list's current item, written as a
+/// value, until the next event tells whether it is a pair's key.
+#[derive(Clone, Copy)]
+struct Last {
+    /// Its output offset.
+    start: u64,
+    what: LastWhat,
+}
+
+#[derive(Clone, Copy)]
+enum LastWhat {
+    /// A scalar: the first byte of its canonical text.
+    Scalar(u8),
+    /// A list: its input offsets, from `[` to after `]`.
+    List(usize, usize),
+}
+
+/// Where a value stands in [`write_json_one_pass`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Top,
+    First,
+    PairValue,
+}
+
+/// The output of [`write_json_one_pass`]: what is decided goes out, from
+/// the start of the outermost undecided list (or value) on it is held.
+struct Held {
+    buf: Vec<u8>,
+    /// The output offset of `buf[0]`.
+    base: u64,
+    open: Vec<Opened>,
+    last: Option<Last>,
+    /// The length at which to try writing out again.
+    flush_at: usize,
+}
+
+impl Held {
+    /// The index in `buf` of output offset `at` (held).
+    fn index(&self, at: u64) -> usize {
+        usize::try_from(at.saturating_sub(self.base)).unwrap_or(usize::MAX)
+    }
+
+    fn end(&self) -> u64 {
+        self.base + self.buf.len() as u64
+    }
+
+    /// Starts a value: its place, and the `,` before an item but the first.
+    #[inline]
+    fn place(&mut self) -> Place {
+        let Held { open, buf, .. } = self;
+        match open.last_mut() {
+            None => Place::Top,
+            Some(f) if f.pair.in_value => Place::PairValue,
+            Some(f) => {
+                if !f.first {
+                    buf.push(b',');
+                }
+                f.first = false;
+                Place::First
+            }
+        }
+    }
+
+    /// After a pair's value (or the document's): its item ends.
+    #[inline]
+    fn end_value(&mut self) {
+        if let Some(f) = self.open.last_mut() {
+            f.pair.end_value(&mut self.buf);
+        }
+    }
+
+    /// The innermost list's current item was the plain value `last`.
+    fn plain_item(&mut self, last: Last) {
+        let Some(f) = self.open.last_mut() else {
+            return;
+        };
+        match f.form {
+            Form::Unknown => f.form = Form::Array,
+            Form::Array => {}
+            Form::Object => {
+                f.form = Form::Array;
+                let (from, to) = (f.start, last.start);
+                self.unwrap_object(from, to);
+            }
+        }
+    }
+
+    /// Rewrites the object whose `{` is at output offset `from` and whose
+    /// pairs end before the item at `to` (after its `,`) as an array of
+    /// one-member objects. Our own JSON is split at its top-level commas.
+    fn unwrap_object(&mut self, from: u64, to: u64) {
+        let (from, to) = (self.index(from), self.index(to));
+        let tail = self.buf.split_off(from);
+        let (pairs, rest) = tail.split_at(to.saturating_sub(from).min(tail.len()));
+        // Between the `{` and the `,` before the plain item.
+        let pairs = pairs
+            .get(1..pairs.len().saturating_sub(1))
+            .unwrap_or_default();
+        self.buf.push(b'[');
+        let (mut depth, mut string, mut escaped, mut item) = (0usize, false, false, 0);
+        for (i, &b) in pairs.iter().enumerate() {
+            if string {
+                match (escaped, b) {
+                    (true, _) => escaped = false,
+                    (false, b'\\') => escaped = true,
+                    (false, b'"') => string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => string = true,
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => {
+                    self.wrap(pairs.get(item..i).unwrap_or_default());
+                    item = i + 1;
+                }
+                _ => {}
+            }
+        }
+        self.wrap(pairs.get(item..).unwrap_or_default());
+        self.buf.extend_from_slice(rest);
+    }
+
+    /// Appends the pair `pair` as a one-member object and a `,`.
+    fn wrap(&mut self, pair: &[u8]) {
+        self.buf.push(b'{');
+        self.buf.extend_from_slice(pair);
+        self.buf.extend_from_slice(b"},");
+    }
+
+    /// The value `last` is the key of a pair of the innermost list: it is
+    /// written again as a key and the `:` follows. `false` when it is a
+    /// list whose text the reader no longer holds.
+    fn make_key<R: Read>(
+        &mut self,
+        last: Last,
+        reader: &crate::stream::Reader<R>,
+    ) -> Result<bool, Error> {
+        let from = self.index(last.start);
+        match last.what {
+            // Strings, dates, times: the same text as a value or a key.
+            LastWhat::Scalar(b'Y') => self.replace_from(from, b"\"Y\""),
+            LastWhat::Scalar(b'N') => self.replace_from(from, b"\"N\""),
+            // `"4f"` as a value, `"B4f"` as a key.
+            LastWhat::Scalar(b'B') => self.buf.insert(from + 1, b'B'),
+            LastWhat::Scalar(b'-' | b'0'..=b'9') => {
+                let digits = self.buf.get(from..).unwrap_or_default();
+                let mut canonical = Vec::new();
+                match crate::json_number::read(digits) {
+                    Ok((_, Number::Integer(i))) => crate::encode::write_integer(&mut canonical, &i),
+                    Ok((_, Number::Decimal(d))) => crate::encode::write_decimal(&mut canonical, &d),
+                    Err(_) => return Err(changed()),
+                }
+                self.buf.truncate(from);
+                text::write_json_str(&mut self.buf, &canonical);
+            }
+            LastWhat::Scalar(_) => {}
+            LastWhat::List(start, end) => {
+                let Some(held) = reader.held(start, end) else {
+                    return Ok(false);
+                };
+                let mut canonical = Vec::new();
+                let held = if reader.syntax().is_lenient() {
+                    crate::stream::Reader::new(held)
+                        .with_syntax(crate::parse::Syntax::Lenient)
+                        .with_max_depth(crate::Options::DEPTH_CEILING)
+                        .write_canonical(&mut canonical)?;
+                    &canonical
+                } else {
+                    held
+                };
+                self.buf.truncate(from);
+                text::write_json_str(&mut self.buf, held);
+            }
+        }
+        let Held {
+            open, buf, base, ..
+        } = self;
+        let f = open.last_mut().ok_or_else(changed)?;
+        match f.form {
+            Form::Unknown => {
+                f.form = Form::Object;
+                let i = usize::try_from(f.start.saturating_sub(*base)).unwrap_or(usize::MAX);
+                if let Some(b) = buf.get_mut(i) {
+                    *b = b'{';
+                }
+            }
+            Form::Object => {}
+            Form::Array => {
+                buf.insert(from.min(buf.len()), b'{');
+                f.pair.wrapped = true;
+            }
+        }
+        f.pair.in_value = true;
+        buf.push(b':');
+        Ok(true)
+    }
+
+    /// Replaces what was written from index `from` on with `text`.
+    fn replace_from(&mut self, from: usize, text: &[u8]) {
+        self.buf.truncate(from);
+        self.buf.extend_from_slice(text);
+    }
+
+    /// Writes out what is decided. `Some(written)` when more than
+    /// `max_pending` bytes are still held.
+    fn flush(&mut self, out: &mut impl Write, max_pending: usize) -> Result<Option<u64>, Error> {
+        let hold = match self
+            .open
+            .iter()
+            .find(|f| f.form != Form::Array || f.candidate)
+        {
+            Some(f) => f.start,
+            None => self.last.map_or(self.end(), |l| l.start),
+        };
+        let n = self.index(hold).min(self.buf.len());
+        if n > 0 {
+            out.write_all(self.buf.get(..n).unwrap_or_default())?;
+            self.buf.drain(..n);
+            self.base += n as u64;
+        }
+        if self.buf.len() > max_pending {
+            return Ok(Some(self.base));
+        }
+        self.flush_at = self.buf.len() + step(max_pending);
+        Ok(None)
+    }
+}
+
+/// The output bytes between two tries to write out: 64 KiB, fewer when
+/// fewer may be held.
+fn step(max_pending: usize) -> usize {
+    LOOKAHEAD.min(max_pending.saturating_add(1))
+}
+
+fn changed() -> Error {
+    Error::new(ErrorKind::Unencodable(
+        "the document's events are out of order",
+    ))
+}
+
+/// JTOO → JSON in one pass: reads and checks the document once, writing
+/// its JSON (the bytes of [`to_json_string`](super::to_json_string) of its
+/// value) to `out` straight from the reader's tokens, 64 KiB at a time.
+///
+/// A list's JSON form is known only from its items (an object when every
+/// item is a pair, else an array whose pairs are one-member objects), and
+/// an item's first value is a pair's key only when a `:` follows it. So
+/// the output from the outermost list (or value) still undecided on is
+/// held and mended once it is known: a `[` becomes `{`, an object whose
+/// pairs meet a plain item becomes an array of one-member objects, a value
+/// followed by `:` is written again as a key. Memory: the window, the
+/// open nesting, and the output held, at most `max_pending` bytes; past
+/// that the function stops and returns [`OnePass::Undecided`], and the
+/// rest is for the two-pass writer ([`Shapes::read`], [`write_json`]).
+///
+/// ```
+/// use jtoo::json::stream::{OnePass, write_json_one_pass};
+/// let doc = br#"[1,"k":B4f,"r":["x":D2023-12-08],[2]:3]"#;
+/// let mut out = Vec::new();
+/// let done = write_json_one_pass(&mut jtoo::stream::Reader::new(&doc[..]), &mut out, 1 << 20)?;
+/// assert_eq!(done, OnePass::Written);
+/// let whole = jtoo::json::to_json_string(&jtoo::from_slice(doc)?);
+/// assert_eq!(out, whole.as_bytes());
+/// # Ok::<(), jtoo::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`crate::stream::Reader::next_event`]; a write error of `out`. What
+/// was written before an error stays written: a prefix of the JSON.
+pub fn write_json_one_pass<R: Read>(
+    reader: &mut crate::stream::Reader<R>,
+    mut out: impl Write,
+    max_pending: usize,
+) -> Result<OnePass, Error> {
+    use crate::stream::Event as E;
+    let mut w = Held {
+        buf: Vec::with_capacity(LOOKAHEAD + 4096),
+        base: 0,
+        open: Vec::new(),
+        last: None,
+        flush_at: step(max_pending),
+    };
+    // The canonical text of an HTOO scalar.
+    let mut held: Vec<u8> = Vec::new();
+    loop {
+        let event = reader.next_event()?;
+        if let Some(last) = w.last.take() {
+            if event == Some(E::Colon) {
+                if !w.make_key(last, reader)? {
+                    return Ok(OnePass::Undecided { written: w.base });
+                }
+                continue;
+            }
+            w.plain_item(last);
+        }
+        let Some(event) = event else {
+            break;
+        };
+        match event {
+            E::Scalar(s) => {
+                let place = w.place();
+                let start = w.end();
+                let text = s.canonical(&mut held)?;
+                text::write_json_canonical(&mut w.buf, text, false);
+                match place {
+                    Place::First => {
+                        w.last = Some(Last {
+                            start,
+                            what: LastWhat::Scalar(text.first().copied().unwrap_or(0)),
+                        });
+                    }
+                    Place::PairValue => w.end_value(),
+                    Place::Top => {}
+                }
+            }
+            E::Open => {
+                let place = w.place();
+                let start = w.end();
+                w.buf.push(b'[');
+                w.open.push(Opened {
+                    start,
+                    input_start: reader.list_start(),
+                    form: Form::Unknown,
+                    candidate: place == Place::First,
+                    first: true,
+                    pair: PairState::default(),
+                });
+            }
+            E::Close => {
+                let f = w.open.pop().ok_or_else(changed)?;
+                w.buf.push(if f.form == Form::Object { b'}' } else { b']' });
+                if f.candidate {
+                    w.last = Some(Last {
+                        start: f.start,
+                        what: LastWhat::List(f.input_start, reader.offset()),
+                    });
+                } else {
+                    w.end_value();
+                }
+            }
+            E::Colon => return Err(changed()),
+        }
+        if w.buf.len() >= w.flush_at
+            && let Some(written) = w.flush(&mut out, max_pending)?
+        {
+            return Ok(OnePass::Undecided { written });
+        }
+    }
+    out.write_all(&w.buf)?;
+    Ok(OnePass::Written)
 }
