@@ -66,7 +66,7 @@ struct Cx<'e> {
     keys: RefCell<HashMap<Box<str>, Unknown<'e>, Fnv>>,
 }
 
-/// FNV-1a: a fast hash for short keys (no hostile-input concern: the
+/// FNV-1a on words: a fast hash for short keys (no hostile-input concern: the
 /// tables live for one call and hold one entry per distinct key).
 #[derive(Default, Clone, Copy)]
 struct Fnv;
@@ -80,14 +80,31 @@ impl BuildHasher for Fnv {
 
 struct FnvHasher(u64);
 
+impl FnvHasher {
+    #[inline]
+    fn step(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(0x0100_0000_01b3);
+        self.0 ^= self.0 >> 29;
+    }
+}
+
 impl Hasher for FnvHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+    /// Eight bytes at a time (FNV-1a's step on words): keys of 20 bytes
+    /// are three steps, not twenty.
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        let mut rest = bytes;
+        while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+            self.step(u64::from_le_bytes(*word));
+            rest = tail;
         }
+        let mut last = [0; 8];
+        if let Some(to) = last.get_mut(..rest.len()) {
+            to.copy_from_slice(rest);
+        }
+        self.step(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
     }
 }
 
@@ -714,6 +731,12 @@ struct Direct<'a> {
     open: Vec<Open>,
     /// The keys of the open records, for the repeated-key check.
     keys: Vec<Cow<'a, str>>,
+    /// Each key's [`fingerprint`], beside it.
+    prints: Vec<u64>,
+    /// The fingerprint table of [`distinct_prints`] (all zero between
+    /// calls) and the slots a call filled.
+    table: Vec<u64>,
+    filled: Vec<usize>,
     /// A key was just written: the next value is its pair's.
     after_key: bool,
     seen: HashSet<Cow<'a, str>, Fnv>,
@@ -727,6 +750,9 @@ impl<'a> Direct<'a> {
             t,
             open: Vec::new(),
             keys: Vec::new(),
+            prints: Vec::new(),
+            table: Vec::new(),
+            filled: Vec::new(),
             after_key: false,
             seen: HashSet::with_hasher(Fnv),
         }
@@ -749,15 +775,77 @@ impl<'a> Direct<'a> {
         }
     }
 
-    /// Whether the keys of the record closing now are all different.
+    /// Whether the keys of the record closing now are all different: by
+    /// their fingerprints in a small open-addressed table (no string is
+    /// read again), and by the keys themselves only when two fingerprints
+    /// are equal or the record is large. (A `HashSet` of the keys was 4%
+    /// of twitter's parse.)
     fn distinct_keys(&mut self, base: usize) -> bool {
         let keys = self.keys.get(base..).unwrap_or_default();
-        if keys.len() <= 16 {
+        let prints = self.prints.get(base..).unwrap_or_default();
+        if keys.len() <= 4 {
             return keys.iter().enumerate().all(|(i, k)| !keys[..i].contains(k));
+        }
+        if prints.len() <= PRINT_SLOTS / 2 {
+            if self.table.is_empty() {
+                self.table.resize(PRINT_SLOTS, 0);
+            }
+            let distinct = distinct_prints(prints, &mut self.table, &mut self.filled);
+            for &at in &self.filled {
+                if let Some(slot) = self.table.get_mut(at) {
+                    *slot = 0;
+                }
+            }
+            self.filled.clear();
+            if distinct {
+                return true;
+            }
         }
         self.seen.clear();
         keys.iter().all(|k| self.seen.insert(k.clone()))
     }
+}
+
+/// Slots of [`distinct_prints`]' table (a power of two).
+const PRINT_SLOTS: usize = 128;
+
+/// A key's fingerprint for [`Direct::distinct_keys`]: its length and its
+/// first and last eight bytes, mixed; never zero. Equal keys have equal
+/// fingerprints; different ones almost never do.
+#[inline]
+fn fingerprint(k: &str) -> u64 {
+    let b = k.as_bytes();
+    let (first, last) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (Some(f), Some(l)) => (u64::from_le_bytes(*f), u64::from_le_bytes(*l)),
+        _ => (b.iter().fold(0, |w, &x| w << 8 | u64::from(x)), 0),
+    };
+    let mixed = (first ^ last.rotate_left(29) ^ b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (mixed ^ mixed >> 32) | 1
+}
+
+/// Whether `prints` (at most half of [`PRINT_SLOTS`]) are all different,
+/// entered in `table` (all zero, [`PRINT_SLOTS`] long); `filled` gets the
+/// slots filled, for the caller to zero again (no table to clear whole).
+fn distinct_prints(prints: &[u64], table: &mut [u64], filled: &mut Vec<usize>) -> bool {
+    for &p in prints {
+        let mut at = (p >> 57) as usize;
+        loop {
+            at %= PRINT_SLOTS;
+            let Some(slot) = table.get_mut(at) else {
+                return false;
+            };
+            if *slot == 0 {
+                *slot = p;
+                filled.push(at);
+                break;
+            }
+            if *slot == p {
+                return false;
+            }
+            at += 1;
+        }
+    }
+    true
 }
 
 impl<'a> Visitor<'a> for Direct<'a> {
@@ -767,7 +855,10 @@ impl<'a> Visitor<'a> for Direct<'a> {
 
     fn scalar(&mut self, s: Scalar<'a>) -> std::result::Result<(), Fallback> {
         self.start_value();
-        self.t.scalar(&s);
+        match &s {
+            Scalar::String(Cow::Borrowed(text)) => json_plain_str(&mut self.t.out, text),
+            s => self.t.scalar(s),
+        }
         // Patches outgrowing the tree (see `Transfer::run`): stop now
         // rather than at the end.
         if self.t.patches.len() > self.t.out.len() + 4096 {
@@ -792,11 +883,15 @@ impl<'a> Visitor<'a> for Direct<'a> {
             }
             Shape::Object => self.t.out.push(','),
         }
-        json_str(&mut self.t.out, &k);
+        match &k {
+            Cow::Borrowed(text) => json_plain_str(&mut self.t.out, text),
+            Cow::Owned(text) => json_str(&mut self.t.out, text),
+        }
         self.t.out.push(':');
         if let Some(last) = self.t.path.last_mut() {
             *last = Seg::Key(k.clone());
         }
+        self.prints.push(fingerprint(&k));
         self.keys.push(k);
         self.after_key = true;
         Ok(())
@@ -843,6 +938,7 @@ impl<'a> Visitor<'a> for Direct<'a> {
                 return Err(Fallback);
             }
             self.keys.truncate(top.keys_base);
+            self.prints.truncate(top.keys_base);
             self.t.out.push('}');
         } else {
             self.t.out.push(']');
@@ -853,52 +949,67 @@ impl<'a> Visitor<'a> for Direct<'a> {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// `s` as a JSON string.
+/// `s` as a JSON string: the runs between the bytes JSON escapes found by
+/// [`json_special`]'s block search, not byte by byte.
 fn json_str(out: &mut String, s: &str) {
     out.push('"');
-    let Some(first) = json_special(s.as_bytes()) else {
-        out.push_str(s);
-        out.push('"');
-        return;
-    };
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate().skip(first) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            out.push_str(&s[start..i]);
-            match b {
-                b'"' => out.push_str("\\\""),
-                b'\\' => out.push_str("\\\\"),
-                _ => {
-                    out.push_str("\\u00");
-                    out.push(char::from(HEX[usize::from(b >> 4)]));
-                    out.push(char::from(HEX[usize::from(b & 15)]));
-                }
+    let mut rest = s;
+    while let Some(at) = json_special(rest.as_bytes()) {
+        // (The byte at `at` is ASCII: char boundaries on both sides.)
+        let Some((run, tail)) = rest.split_at_checked(at) else {
+            break;
+        };
+        let Some(&b) = tail.as_bytes().first() else {
+            break;
+        };
+        out.push_str(run);
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            _ => {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 15)]));
             }
-            start = i + 1;
         }
+        rest = tail.get(1..).unwrap_or_default();
     }
-    out.push_str(&s[start..]);
+    out.push_str(rest);
+    out.push('"');
+}
+
+/// A string that `jtoo::visit` borrowed from the document
+/// (`Scalar::String(Cow::Borrowed)`) as a JSON string, unchecked: the
+/// parser borrows only a string written without escapes, and JTOO and
+/// HTOO write `"`, `\`, U+0000–U+001F and U+007F only as escapes
+/// (`jtoo::parse::string`), so it holds nothing JSON escapes.
+/// `json_str`'s search was a tenth of twitter's parse.
+#[inline]
+fn json_plain_str(out: &mut String, s: &str) {
+    debug_assert!(json_special(s.as_bytes()).is_none(), "{s:?}");
+    out.push('"');
+    out.push_str(s);
     out.push('"');
 }
 
 /// Where the first byte JSON must escape in a string (`"`, `\`, a control
-/// character) is. Sixteen bytes at a time, with no branch inside a block
-/// (the compiler makes one vector compare of it); `json_str`'s byte-by-byte
-/// search was 17% of the native side of twitter's parse.
+/// character) is. Sixteen bytes at a time as a fixed-size block, with no
+/// branch inside it (the compiler makes one vector compare of it).
 #[inline]
 fn json_special(bytes: &[u8]) -> Option<usize> {
     let special = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
-    let mut at = 0;
-    for block in bytes.chunks(16) {
+    let mut rest = bytes;
+    while let Some((block, tail)) = rest.split_first_chunk::<16>() {
         let any = block.iter().fold(0u8, |any, &b| {
             any | u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20)
         });
         if any != 0 {
-            return block.iter().position(|&b| special(b)).map(|i| at + i);
+            break;
         }
-        at += block.len();
+        rest = tail;
     }
-    None
+    let at = bytes.len() - rest.len();
+    rest.iter().position(|&b| special(b)).map(|i| at + i)
 }
 
 enum Field {
@@ -973,47 +1084,43 @@ fn transfer_string<'e>(env: &'e Env, json: &str) -> Result<Unknown<'e>> {
 
 /// The UTF-8 of a string argument's UTF-16 code units (as napi hands them
 /// over: ending with a NUL, left out), a lone surrogate replaced by U+FFFD
-/// as napi's own UTF-8 conversion does. Runs of ASCII are narrowed a unit
-/// at a time; napi's conversion (V8's `Utf8Length`, then `WriteUtf8`) was
-/// 30% of the native side of twitter's parse.
+/// as napi's own UTF-8 conversion does. ASCII is narrowed sixteen units at
+/// a time (a fixed-size block: vector code); napi's conversion (V8's
+/// `Utf8Length`, then `WriteUtf8`) was 30% of the native side of twitter's
+/// parse.
 fn utf8_of_utf16(units: &[u16]) -> Vec<u8> {
     let units = units.split_last().map_or(units, |(_, text)| text);
     let mut out = Vec::with_capacity(units.len() + units.len() / 2);
     let mut rest = units;
     while !rest.is_empty() {
-        let (run, tail) = rest
-            .split_at_checked(ascii_len(rest))
-            .unwrap_or((rest, &[]));
+        while let Some((block, tail)) = rest.split_first_chunk::<16>()
+            && block.iter().fold(0, |any, &u| any | u) < 0x80
+        {
+            out.extend_from_slice(&block.map(|u| u.to_le_bytes()[0]));
+            rest = tail;
+        }
+        let ascii = rest.iter().position(|&u| u >= 0x80).unwrap_or(rest.len());
+        let (run, tail) = rest.split_at_checked(ascii).unwrap_or((rest, &[]));
         out.extend(run.iter().map(|&u| u.to_le_bytes()[0]));
         let other = tail.iter().position(|&u| u < 0x80).unwrap_or(tail.len());
         let (run, tail) = tail.split_at_checked(other).unwrap_or((tail, &[]));
-        let mut buf = [0; 4];
         for c in char::decode_utf16(run.iter().copied()) {
             let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
-            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            // All four bytes of `buf` then the unused ones cut: a copy of
+            // a fixed size, not a call to `memcpy` per character.
+            let mut buf = [0; 4];
+            let unused = 4 - c.encode_utf8(&mut buf).len();
+            out.extend_from_slice(&buf);
+            out.truncate(out.len() - unused);
         }
         rest = tail;
     }
     out
 }
 
-/// How many units `text` starts with that are ASCII: sixteen at a time,
-/// with no branch inside a block (one vector compare).
-#[inline]
-fn ascii_len<T: Copy + Into<u16>>(text: &[T]) -> usize {
-    let mut at = 0;
-    for block in text.chunks(16) {
-        if block.iter().fold(0, |any, &u| any | u.into()) >= 0x80 {
-            return at + block.iter().position(|&u| u.into() >= 0x80).unwrap_or(0);
-        }
-        at += block.len();
-    }
-    at
-}
-
 /// `text` as UTF-16 code units: runs of ASCII (the bulk of a transfer
-/// text: its punctuation, keys and numbers) widened a byte at a time, the
-/// rest through `encode_utf16`. Twitter's parse: 8.8% of its time in
+/// text: its punctuation, keys and numbers) widened together, the rest
+/// through `encode_utf16`. Twitter's parse: 8.8% of its time in
 /// `encode_utf16().collect()` before.
 fn utf16(text: &str) -> Vec<u16> {
     let mut units = Vec::with_capacity(text.len());
@@ -1031,6 +1138,20 @@ fn utf16(text: &str) -> Vec<u16> {
         rest = tail;
     }
     units
+}
+
+/// How many bytes `text` starts with that are ASCII: sixteen at a time as
+/// a fixed-size block (one vector compare).
+#[inline]
+fn ascii_len(text: &[u8]) -> usize {
+    let mut rest = text;
+    while let Some((block, tail)) = rest.split_first_chunk::<16>()
+        && block.iter().fold(0, |any, &b| any | b) < 0x80
+    {
+        rest = tail;
+    }
+    let at = text.len() - rest.len();
+    at + rest.iter().position(|&b| b >= 0x80).unwrap_or(rest.len())
 }
 
 /// The value for `index.js`: transfer JSON text, or (see [`Transfer::run`])
@@ -1618,5 +1739,6 @@ pub fn decode_packet<'e>(
         jte::Packet::from_jtoo(&bytes)
     }
     .map_err(|e| packet_error(env, &ctx, &e))?;
-    Cx::new(env, &ctx)?.to_js(&packet.to_value())
+    let value = packet.to_value().map_err(|e| packet_error(env, &ctx, &e))?;
+    Cx::new(env, &ctx)?.to_js(&value)
 }

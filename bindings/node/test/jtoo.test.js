@@ -182,6 +182,33 @@ test('pretty, fromJson and toJson', () => {
   assert.throws(() => fromJson('{"a":}'), DecodeError)
 })
 
+test('a record is an object exactly when its keys are distinct, at every size', () => {
+  const record = (keys) => '[' + keys.map((k, i) => `${JSON.stringify(k)}:${i}`).join(',') + ']'
+  for (const n of [1, 2, 4, 5, 8, 23, 40, 64, 65, 200]) {
+    const keys = [...Array(n).keys()].map((i) => `key_${'x'.repeat(i % 7)}${i}`)
+    const v = parse(record(keys))
+    assert.equal(Array.isArray(v), false, `${n} keys`)
+    assert.deepEqual(Object.keys(v), keys)
+    for (const at of [0, n >> 1, n - 1]) {
+      const text = record([...keys, keys[at]])
+      const w = parse(text)
+      assert.ok(Array.isArray(w), `${n} keys, key ${at} again`)
+      assert.equal(stringify(w), text)
+    }
+  }
+  // Same length, same first and last eight bytes: still different keys.
+  const alike = ['abcdefgh1_12345678', 'abcdefgh2_12345678', 'abcdefgh3_12345678', 'a', 'b', 'c']
+  assert.deepEqual(Object.keys(parse(record(alike))), alike)
+  assert.ok(Array.isArray(parse(record([...alike, 'abcdefgh2_12345678']))))
+})
+
+test('strings and keys with escapes (strict and HTOO) become the same JavaScript strings', () => {
+  const v = parse('["k\\22\\5c\\0a":"v\\09\\22\\5c\\01\\7f","plain":"日本\\0a語"]')
+  assert.deepEqual(v, { 'k"\\\n': 'v\t"\\\u0001\u007f', plain: '日本\n語' })
+  const h = parse('["k\\"\\t":"a\\nb\\r",\n "x":"\\5c"]', { htoo: true })
+  assert.deepEqual(h, { 'k"\t': 'a\nb\r', x: '\\' })
+})
+
 test('tagged JSON round trip', () => {
   const v = parse('[1,"k":D2024-01-01]')
   const t = jtoo.toTagged(v)
