@@ -1506,7 +1506,8 @@ fn decode_packet<'py>(
         jte::Packet::from_jtoo(src.bytes())
     }
     .map_err(|e| packet_error(py, e))?;
-    to_py(py, &packet.to_value())
+    let value = packet.to_value().map_err(|e| packet_error(py, e))?;
+    to_py(py, &value)
 }
 
 /// The conformance suite's decoder: a document's tagged JSON
