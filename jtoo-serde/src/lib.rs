@@ -218,7 +218,16 @@ pub fn to_writer_pretty<W: std::io::Write, T: Serialize + ?Sized>(
 /// Syntax errors (with line and column), data that does not fit `T` (with
 /// the path), trailing characters.
 pub fn from_str<'de, T: Deserialize<'de>>(s: &'de str) -> Result<T> {
-    from_slice(s.as_bytes())
+    // A `str` is known to be UTF-8: not checked again.
+    read_whole(Deserializer::from_str(s))
+}
+
+/// Reads one `T` with `de`, then checks that nothing follows.
+#[inline]
+fn read_whole<'de, T: Deserialize<'de>>(mut de: Deserializer<'de>) -> Result<T> {
+    let v = T::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
 }
 
 /// Deserializes a `T` from strict JTOO bytes.
@@ -232,10 +241,7 @@ pub fn from_str<'de, T: Deserialize<'de>>(s: &'de str) -> Result<T> {
 /// # Errors
 /// As [`from_str`].
 pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
-    let mut de = Deserializer::from_slice(bytes);
-    let v = T::deserialize(&mut de)?;
-    de.end()?;
-    Ok(v)
+    read_whole(Deserializer::from_slice(bytes))
 }
 
 /// Deserializes a `T` from a reader of strict JTOO, streaming: the input is
@@ -298,10 +304,7 @@ pub fn from_htoo_str<'de, T: Deserialize<'de>>(s: &'de str) -> Result<T> {
 /// # Errors
 /// As [`from_str`].
 pub fn from_htoo_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
-    let mut de = Deserializer::from_htoo_slice(bytes);
-    let v = T::deserialize(&mut de)?;
-    de.end()?;
-    Ok(v)
+    read_whole(Deserializer::from_htoo_slice(bytes))
 }
 
 /// Converts `value` into a [`jtoo::Value`] with the same mapping as
