@@ -157,11 +157,12 @@ impl Packet {
     /// The packet as a JTOO record (see the type docs for the layout).
     ///
     /// # Errors
-    /// Never for a packet read or built with this crate (its `data` is
-    /// valid JTOO); kept for `data` that no longer parses.
+    /// Only if `data` does not parse, which a [`RawBuf`] (valid JTOO by
+    /// construction) never does.
     pub fn to_value(&self) -> Result<Value, JteError> {
         // Built here rather than through `jtoo_serde::to_value` (the same
-        // record): a third of the instructions of a JSON packet's writing.
+        // record, with a depth walk and a serializer per field): that made
+        // a JSON-lines round trip of `jte_rpc` 74.3k instructions, not 66.8k.
         let mut items = Vec::with_capacity(8);
         let mut push = |k: &str, v: Value| items.push(Item::Pair(Pair::with_str_key(k, v)));
         let s = |s: &String| Value::String(s.into());
@@ -212,10 +213,11 @@ impl Packet {
             .map_err(|_| why.unwrap_or(JteError::NotARecord))
     }
 
-    /// The canonical JTOO text of the packet.
+    /// The canonical JTOO text of the packet (`data` copied as it is).
     ///
     /// # Errors
-    /// Never in practice (as [`Packet::to_value`]).
+    /// None in practice: the fields are strings, a number, a boolean and
+    /// checked text.
     pub fn to_jtoo(&self) -> Result<Vec<u8>, JteError> {
         jtoo_serde::to_vec(self).map_err(JteError::Encode)
     }
