@@ -418,8 +418,7 @@ impl List {
             Repr::Values(v) => IterRepr::Values(v.iter()),
             Repr::Pairs(p) => IterRepr::Pairs(p.iter()),
             Repr::Mixed(m) => IterRepr::Mixed(m.iter()),
-            Repr::SharedValues(s) => IterRepr::Values(s.as_slice().iter()),
-            Repr::SharedPairs(s) => IterRepr::Pairs(s.as_slice().iter()),
+            shared => shared_iter(shared),
         })
     }
 
@@ -439,7 +438,7 @@ impl List {
     pub fn values(&self) -> Option<&[Value]> {
         match &self.0 {
             Repr::Values(v) => Some(v),
-            Repr::SharedValues(s) => Some(s.as_slice()),
+            Repr::SharedValues(s) => Some(shared_slice(s)),
             _ => None,
         }
     }
@@ -449,7 +448,7 @@ impl List {
     pub fn pairs(&self) -> Option<&[Pair]> {
         match &self.0 {
             Repr::Pairs(p) => Some(p),
-            Repr::SharedPairs(s) => Some(s.as_slice()),
+            Repr::SharedPairs(s) => Some(shared_slice(s)),
             _ => None,
         }
     }
@@ -535,6 +534,25 @@ impl List {
     /// type with `Drop`).
     fn take(&mut self) -> Repr {
         std::mem::replace(&mut self.0, Repr::Values(Box::default()))
+    }
+}
+
+/// A shared run's items, out of line (see [`shared_iter`]).
+#[inline(never)]
+fn shared_slice<T>(s: &Shared<T>) -> &[T] {
+    s.as_slice()
+}
+
+/// [`List::iter`] of a shared run, out of line: `iter` stays small enough
+/// to be inlined into its callers (the encoder's loop).
+#[inline(never)]
+fn shared_iter(items: &Repr) -> IterRepr<'_> {
+    match items {
+        Repr::SharedValues(s) => IterRepr::Values(s.as_slice().iter()),
+        Repr::SharedPairs(s) => IterRepr::Pairs(s.as_slice().iter()),
+        Repr::Values(v) => IterRepr::Values(v.iter()),
+        Repr::Pairs(p) => IterRepr::Pairs(p.iter()),
+        Repr::Mixed(m) => IterRepr::Mixed(m.iter()),
     }
 }
 
