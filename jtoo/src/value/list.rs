@@ -23,7 +23,6 @@ use super::walk::{Event, Folder, Walk, fold};
 use super::{Item, Pair, Value};
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 /// The items of a list, in order: plain values and `key:value` pairs.
 ///
@@ -66,38 +65,6 @@ enum Repr {
     // `Value` 40; the box keeps this variant one pointer wide.
     #[allow(clippy::box_collection)]
     Mixed(Box<Vec<Item>>),
-    /// Plain values only, a run of storage shared with sibling lists
-    /// (the parser's leaves: see [`Shared`]).
-    SharedValues(Shared<Value>),
-    /// Pairs only, at least one, a run of shared storage.
-    SharedPairs(Shared<Pair>),
-}
-
-/// The items of a leaf list (one that holds no non-empty list) made by the
-/// parser: a run of one allocation shared by the leaf lists of the same
-/// parent, so that a list of a thousand `[x,y]` points costs two
-/// allocations instead of a thousand. Read like a slice; the first change
-/// in place copies the run out into the list's own storage. Holding no
-/// non-empty list, a shared run never needs [`drop_nested`].
-///
-/// `slab` is `None` only while the parser waits for the parent to close
-/// (its run is then on the parser's stack): such a list never leaves the
-/// parser, and would read as empty.
-struct Shared<T> {
-    slab: Option<Arc<Vec<T>>>,
-    start: u32,
-    len: u32,
-}
-
-impl<T> Shared<T> {
-    #[inline]
-    fn as_slice(&self) -> &[T] {
-        let (start, len) = (self.start as usize, self.len as usize);
-        self.slab
-            .as_deref()
-            .and_then(|s| s.get(start..start + len))
-            .unwrap_or_default()
-    }
 }
 
 /// A list item, borrowed: a plain value or a pair.
@@ -202,94 +169,6 @@ impl List {
         }
     }
 
-    /// A leaf list of plain values whose `len` items are at `start` on the
-    /// parser's stack of leaf items, until [`List::share`] gives it its
-    /// storage. `None` when the numbers are too large to keep.
-    pub(crate) fn pending_values(start: usize, len: usize) -> Option<List> {
-        Some(List(Repr::SharedValues(Shared {
-            slab: None,
-            start: u32::try_from(start).ok()?,
-            len: u32::try_from(len).ok()?,
-        })))
-    }
-
-    /// As [`List::pending_values`], for a leaf record of `len` pairs.
-    pub(crate) fn pending_pairs(start: usize, len: usize) -> Option<List> {
-        Some(List(Repr::SharedPairs(Shared {
-            slab: None,
-            start: u32::try_from(start).ok()?,
-            len: u32::try_from(len).ok()?,
-        })))
-    }
-
-    /// Gives a pending leaf list (see [`List::pending_values`]) its
-    /// storage: a run of `values` or `pairs` (the parser's leaf items from
-    /// index `values_base` or `pairs_base` on, moved into one shared
-    /// allocation). `false` for any other list, left as it is.
-    #[inline]
-    pub(crate) fn share(
-        &mut self,
-        values: &Option<Arc<Vec<Value>>>,
-        values_base: usize,
-        pairs: &Option<Arc<Vec<Pair>>>,
-        pairs_base: usize,
-    ) -> bool {
-        fn fill<T>(s: &mut Shared<T>, slab: &Option<Arc<Vec<T>>>, base: usize) {
-            let base = u32::try_from(base).unwrap_or(u32::MAX);
-            s.start = s.start.saturating_sub(base);
-            s.slab = slab.clone();
-        }
-        match &mut self.0 {
-            Repr::SharedValues(s) if s.slab.is_none() && values.is_some() => {
-                fill(s, values, values_base)
-            }
-            Repr::SharedPairs(s) if s.slab.is_none() && pairs.is_some() => {
-                fill(s, pairs, pairs_base)
-            }
-            _ => return false,
-        }
-        true
-    }
-
-    /// For a pending leaf list (see [`List::pending_values`]): whether it
-    /// is a record, and where its items start on the parser's stack.
-    #[inline]
-    pub(crate) fn waiting(&self) -> Option<(bool, usize)> {
-        match &self.0 {
-            Repr::SharedValues(s) if s.slab.is_none() => Some((false, s.start as usize)),
-            Repr::SharedPairs(s) if s.slab.is_none() => Some((true, s.start as usize)),
-            _ => None,
-        }
-    }
-
-    /// Gives a pending leaf list its own storage, moving its items out of
-    /// the parser's stacks of leaf items (for a parent with too few leaves
-    /// of its kind to share one allocation; taken last first, a leaf's
-    /// items are the top of their stack). `false` for any other list.
-    pub(crate) fn own(&mut self, values: &mut Vec<Value>, pairs: &mut Vec<Pair>) -> bool {
-        fn out<T>(s: &Shared<T>, stack: &mut Vec<T>) -> Box<[T]> {
-            let start = (s.start as usize).min(stack.len());
-            let end = start.saturating_add(s.len as usize).min(stack.len());
-            stack.drain(start..end).collect()
-        }
-        self.0 = match &self.0 {
-            Repr::SharedValues(s) if s.slab.is_none() => Repr::Values(out(s, values)),
-            Repr::SharedPairs(s) if s.slab.is_none() => Repr::Pairs(out(s, pairs)),
-            _ => return false,
-        };
-        true
-    }
-
-    /// Copies a shared run out into the list's own storage, before a
-    /// change in place.
-    fn unshare(&mut self) {
-        match &self.0 {
-            Repr::SharedValues(s) => self.0 = Repr::Values(s.as_slice().into()),
-            Repr::SharedPairs(s) => self.0 = Repr::Pairs(s.as_slice().into()),
-            _ => {}
-        }
-    }
-
     /// A list of the plain `values`, keeping their allocation (shrunk to
     /// their number).
     pub(crate) fn from_values_vec(values: Vec<Value>) -> List {
@@ -366,8 +245,6 @@ impl List {
             Repr::Values(v) => v.len(),
             Repr::Pairs(p) => p.len(),
             Repr::Mixed(m) => m.len(),
-            Repr::SharedValues(s) => s.len as usize,
-            Repr::SharedPairs(s) => s.len as usize,
         }
     }
 
@@ -384,20 +261,15 @@ impl List {
             Repr::Values(v) => v.get(index).map(ItemRef::Value),
             Repr::Pairs(p) => p.get(index).map(ItemRef::Pair),
             Repr::Mixed(m) => m.get(index).map(Item::as_item_ref),
-            Repr::SharedValues(s) => s.as_slice().get(index).map(ItemRef::Value),
-            Repr::SharedPairs(s) => s.as_slice().get(index).map(ItemRef::Pair),
         }
     }
 
     /// The `index`-th item, mutably.
     pub fn get_mut(&mut self, index: usize) -> Option<ItemMut<'_>> {
-        self.unshare();
         match &mut self.0 {
             Repr::Values(v) => v.get_mut(index).map(ItemMut::Value),
             Repr::Pairs(p) => p.get_mut(index).map(ItemMut::Pair),
             Repr::Mixed(m) => m.get_mut(index).map(Item::as_item_mut),
-            // Just copied out.
-            Repr::SharedValues(_) | Repr::SharedPairs(_) => None,
         }
     }
 
@@ -418,19 +290,15 @@ impl List {
             Repr::Values(v) => IterRepr::Values(v.iter()),
             Repr::Pairs(p) => IterRepr::Pairs(p.iter()),
             Repr::Mixed(m) => IterRepr::Mixed(m.iter()),
-            shared => shared_iter(shared),
         })
     }
 
     /// The items, mutably, in order.
     pub fn iter_mut(&mut self) -> IterMut<'_> {
-        self.unshare();
         IterMut(match &mut self.0 {
             Repr::Values(v) => IterMutRepr::Values(v.iter_mut()),
             Repr::Pairs(p) => IterMutRepr::Pairs(p.iter_mut()),
             Repr::Mixed(m) => IterMutRepr::Mixed(m.iter_mut()),
-            // Just copied out.
-            Repr::SharedValues(_) | Repr::SharedPairs(_) => IterMutRepr::Values([].iter_mut()),
         })
     }
 
@@ -438,7 +306,6 @@ impl List {
     pub fn values(&self) -> Option<&[Value]> {
         match &self.0 {
             Repr::Values(v) => Some(v),
-            Repr::SharedValues(s) => Some(shared_slice(s)),
             _ => None,
         }
     }
@@ -448,7 +315,6 @@ impl List {
     pub fn pairs(&self) -> Option<&[Pair]> {
         match &self.0 {
             Repr::Pairs(p) => Some(p),
-            Repr::SharedPairs(s) => Some(shared_slice(s)),
             _ => None,
         }
     }
@@ -457,8 +323,7 @@ impl List {
     pub fn is_record(&self) -> bool {
         match &self.0 {
             Repr::Values(v) => v.is_empty(),
-            Repr::SharedValues(s) => s.len == 0,
-            Repr::Pairs(_) | Repr::SharedPairs(_) => true,
+            Repr::Pairs(_) => true,
             Repr::Mixed(m) => m.iter().all(|i| matches!(i, Item::Pair(_))),
         }
     }
@@ -466,7 +331,6 @@ impl List {
     /// The items as a growable vector of tagged [`Item`]s, converting the
     /// exact-size storage once (so a series of edits is amortized O(1)).
     fn mixed(&mut self) -> &mut Vec<Item> {
-        self.unshare();
         match &mut self.0 {
             Repr::Values(v) => {
                 let items = std::mem::take(v).into_vec().into_iter().map(Item::Value);
@@ -476,7 +340,7 @@ impl List {
                 let items = std::mem::take(p).into_vec().into_iter().map(Item::Pair);
                 self.0 = Repr::Mixed(Box::new(items.collect()));
             }
-            Repr::Mixed(_) | Repr::SharedValues(_) | Repr::SharedPairs(_) => {}
+            Repr::Mixed(_) => {}
         }
         match &mut self.0 {
             Repr::Mixed(m) => m,
@@ -534,25 +398,6 @@ impl List {
     /// type with `Drop`).
     fn take(&mut self) -> Repr {
         std::mem::replace(&mut self.0, Repr::Values(Box::default()))
-    }
-}
-
-/// A shared run's items, out of line (see [`shared_iter`]).
-#[inline(never)]
-fn shared_slice<T>(s: &Shared<T>) -> &[T] {
-    s.as_slice()
-}
-
-/// [`List::iter`] of a shared run, out of line: `iter` stays small enough
-/// to be inlined into its callers (the encoder's loop).
-#[inline(never)]
-fn shared_iter(items: &Repr) -> IterRepr<'_> {
-    match items {
-        Repr::SharedValues(s) => IterRepr::Values(s.as_slice().iter()),
-        Repr::SharedPairs(s) => IterRepr::Pairs(s.as_slice().iter()),
-        Repr::Values(v) => IterRepr::Values(v.iter()),
-        Repr::Pairs(p) => IterRepr::Pairs(p.iter()),
-        Repr::Mixed(m) => IterRepr::Mixed(m.iter()),
     }
 }
 
@@ -698,8 +543,6 @@ impl IntoIterator for List {
             Repr::Values(v) => IntoIterRepr::Values(v.into_vec().into_iter()),
             Repr::Pairs(p) => IntoIterRepr::Pairs(p.into_vec().into_iter()),
             Repr::Mixed(m) => IntoIterRepr::Mixed(m.into_iter()),
-            Repr::SharedValues(s) => IntoIterRepr::Values(s.as_slice().to_vec().into_iter()),
-            Repr::SharedPairs(s) => IntoIterRepr::Pairs(s.as_slice().to_vec().into_iter()),
         })
     }
 }
@@ -795,8 +638,6 @@ fn holds_lists(items: &Repr) -> bool {
             Item::Value(v) => is_list(v),
             Item::Pair(p) => is_list(&p.key) || is_list(&p.value),
         }),
-        // The parser shares leaves only.
-        Repr::SharedValues(_) | Repr::SharedPairs(_) => false,
     }
 }
 
@@ -825,8 +666,6 @@ fn detach_lists(items: &mut Repr, pending: &mut Vec<Repr>) {
                 take(&mut p.value);
             }
         }),
-        // Leaves (see `holds_lists`).
-        Repr::SharedValues(_) | Repr::SharedPairs(_) => {}
     }
 }
 
@@ -861,9 +700,8 @@ impl<'a> Folder<'a> for Cloner {
 /// `items` (the clones of `source`'s items) stored as `source` stores them.
 fn same_storage(source: &List, mut items: Vec<Item>) -> List {
     let pairs = match &source.0 {
-        Repr::Values(_) | Repr::SharedValues(_) => 0,
+        Repr::Values(_) => 0,
         Repr::Pairs(p) => p.len(),
-        Repr::SharedPairs(s) => s.len as usize,
         Repr::Mixed(m) => m.iter().filter(|i| matches!(i, Item::Pair(_))).count(),
     };
     List::from_counted(items.drain(..), pairs)
