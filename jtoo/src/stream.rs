@@ -526,6 +526,12 @@ impl<R: Read> Reader<R> {
                 }
                 State::AfterFirst { ambiguous } => {
                     let syntax = self.syntax;
+                    // Strict JTOO has no whitespace: any byte but `:` ends
+                    // the item here (what `pair_colon` finds, without a run).
+                    if !syntax.is_lenient() && self.w.rest().first().is_some_and(|&b| b != b':') {
+                        self.state = State::AfterItem;
+                        continue;
+                    }
                     let (_, pair) = self.run(|w| {
                         // Whitespace up to the window's end: read on (the
                         // `:` may follow); without a `:`, nothing is
@@ -545,6 +551,19 @@ impl<R: Read> Reader<R> {
                 }
                 State::AfterItem => {
                     let syntax = self.syntax;
+                    // A strict `,` or `]` in the window: `separator`'s own
+                    // rule for them, without a run.
+                    if !syntax.is_lenient() {
+                        match cursor::strict_separator(self.w.rest()) {
+                            Some((_, Next::Item)) => {
+                                self.w.skip(1);
+                                self.state = State::Value(Role::First);
+                                continue;
+                            }
+                            Some((_, Next::End)) => return Ok(Some(self.close(1))),
+                            None => {}
+                        }
+                    }
                     match self.run(|w| cursor::separator(w, w, syntax))? {
                         (_, Next::Item) => self.state = State::Value(Role::First),
                         (_, Next::End) => return Ok(Some(self.close(1))),
