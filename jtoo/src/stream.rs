@@ -263,9 +263,9 @@ impl<R: Read> Reader<R> {
         self
     }
 
-    /// The bytes the reader holds now (its buffer's capacity): a fixed
-    /// buffer (16 times the read size) or twice the longest token read so
-    /// far, for watching memory.
+    /// The bytes the reader holds now (its buffer's capacity): 2 times the
+    /// read size while the input is that short, 16 times once it is
+    /// longer, or twice the longest token read so far, for watching memory.
     pub fn buffer_capacity(&self) -> usize {
         self.w.capacity()
     }

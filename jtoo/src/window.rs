@@ -4,8 +4,9 @@
 //! again on a longer window when it reaches the window's end, the token
 //! limit, and the line and column of any byte still held.
 //!
-//! Memory: a fixed buffer of 16 reads, grown only for a window longer than
-//! it (a token longer than the buffer), and bounded by the token limit.
+//! Memory: a buffer of 2 reads, then of 16 once the input is longer, grown
+//! beyond that only for a window longer than it (a token longer than the
+//! buffer), and bounded by the token limit.
 
 use crate::error::{Error, ErrorKind, Position};
 use crate::parse::string::Known;
@@ -210,7 +211,8 @@ impl<R: Read> Window<R> {
     /// Reads until `want` bytes are ahead of the position or the input
     /// ends. Reads go into the room after the held bytes; when there is
     /// too little, the consumed bytes are dropped first, and the buffer
-    /// grows only for a window longer than it. The buffer is zeroed only
+    /// grows from 2 reads to 16, beyond that only for a window longer than
+    /// it. The buffer is zeroed only
     /// when it grows, so a source that returns a few bytes per read costs
     /// no more than one that fills it.
     #[inline]
@@ -230,7 +232,12 @@ impl<R: Read> Window<R> {
                 if self.pos > 0 {
                     self.discard();
                 }
-                let size = (self.end + block).max(self.lookahead.saturating_mul(16));
+                // Two reads' room at first, so a short input zeroes little
+                // (from_reader of a 28-byte document zeroed 1 MiB); sixteen
+                // once it is longer, so the held bytes move down about once
+                // per fifteen reads.
+                let reads = if self.buf.is_empty() { 2 } else { 16 };
+                let size = (self.end + block).max(self.lookahead.saturating_mul(reads));
                 if self.buf.len() < size {
                     self.buf.resize(size, 0);
                 }

@@ -191,12 +191,17 @@ impl<R: Read> Reader<R> {
         self
     }
 
-    /// The bytes of input the reader holds now (its buffer's capacity): a
-    /// fixed buffer (16 times the read size) or twice the longest token
-    /// read so far, for watching memory.
+    /// The bytes of input the reader holds now (its buffer's capacity): 2
+    /// times the read size while the input is that short, 16 times once it
+    /// is longer, or twice the longest token read so far, for watching
+    /// memory.
     ///
     /// ```
     /// let mut r = jtoo::json::stream::Reader::new(&b"[1]"[..]).with_buffer_size(16);
+    /// r.next_event()?;
+    /// assert_eq!(r.buffer_capacity(), 2 * 16);
+    /// let long = format!("[{}1]", "1, ".repeat(100));
+    /// let mut r = jtoo::json::stream::Reader::new(long.as_bytes()).with_buffer_size(16);
     /// r.next_event()?;
     /// assert_eq!(r.buffer_capacity(), 16 * 16);
     /// # Ok::<(), jtoo::Error>(())
