@@ -202,7 +202,7 @@ impl<R: Read> Reader<R> {
     /// assert_eq!(r.buffer_capacity(), 2 * 16);
     /// let long = format!("[{}1]", "1, ".repeat(100));
     /// let mut r = jtoo::json::stream::Reader::new(long.as_bytes()).with_buffer_size(16);
-    /// r.next_event()?;
+    /// while r.next_event()?.is_some() {}
     /// assert_eq!(r.buffer_capacity(), 16 * 16);
     /// # Ok::<(), jtoo::Error>(())
     /// ```
