@@ -377,8 +377,9 @@ pub fn decode_all<D: Decoder>(codec: &mut D, buf: &mut BytesMut) -> Result<usize
 // ------------------------------------------------------------ JTE
 
 /// The JTE packet of the JSON-lines peer: the same fields as
-/// [`jte::Packet`], with `data` a serde_json value.
-#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+/// [`jte::Packet`], with `data` kept as its JSON text (checked, not
+/// parsed), as `jte::Packet` keeps it as its JTOO text.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct JsonPacket {
     /// `command`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -403,7 +404,7 @@ pub struct JsonPacket {
     pub datatype: Option<String>,
     /// `data`
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<serde_json::Value>,
+    pub data: Option<Box<serde_json::value::RawValue>>,
 }
 
 /// The JTE packet stream: the protocol sample (`protocols/jte.jsonl`)
