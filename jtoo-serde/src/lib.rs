@@ -246,10 +246,10 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 
 /// Deserializes a `T` from a reader of strict JTOO, streaming: the input is
 /// read 64 KiB at a time through [`jtoo::stream::Reader`]'s window and
-/// never held whole. Memory is bounded by a fixed buffer (1 MiB) or twice
-/// the longest token (string, byte string, number), whichever is larger,
-/// plus the result `T`: a typed read of a 200 MB document into
-/// [`serde::de::IgnoredAny`] stays under 8 MiB. (Buffering the reader is
+/// never held whole. Memory is bounded by a buffer (128 KiB, 1 MiB once
+/// the input is longer) or twice the longest token (string, byte string,
+/// number), whichever is larger, plus the result `T`: a typed read of a
+/// 200 MB document into [`serde::de::IgnoredAny`] stays under 8 MiB. (Buffering the reader is
 /// not needed; [`IoDeserializer`] sets the read size and a token limit.)
 ///
 /// A `T` reads exactly as [`from_slice`] reads it, with the same errors
