@@ -303,6 +303,7 @@ impl FrameCodec {
     /// sections, split from `buf` without copying (`None` for an empty JTOO
     /// section). The caller validates the JTOO section as
     /// [`FrameCodec::decode_unvalidated`] says.
+    #[inline]
     pub(crate) fn decode_sections(
         &mut self,
         buf: &mut BytesMut,

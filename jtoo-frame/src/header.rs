@@ -35,7 +35,13 @@ fn hex6_digits(n: usize) -> u64 {
     let x = (x | x << 16) & 0x0000_ffff_0000_ffff;
     let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
     let x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    let v = x.swap_bytes() >> 16;
+    nibble_digits(x.swap_bytes() >> 16)
+}
+
+/// The lower-case hex digit of each byte of `v`, a nibble value (0-15)
+/// each.
+#[inline]
+fn nibble_digits(v: u64) -> u64 {
     // `0`-`9` for 0-9, `a`-`f` for 10-15: add `0`, and 39 more from 10 on
     // (a byte of `v + 0x76` reaches 0x80 exactly when the nibble is > 9).
     let letters = (v.wrapping_add(LO * 0x76) >> 7) & LO;
@@ -43,7 +49,6 @@ fn hex6_digits(n: usize) -> u64 {
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
 
 /// The number written by six lower-case hex digits, or `None` when one of
 /// them is anything else. Word at a time: `x` holds the digits in its low
@@ -51,17 +56,15 @@ const HI: u64 = 0x8080_8080_8080_8080;
 /// other two.
 #[inline]
 fn hex6(x: u64) -> Option<usize> {
-    // With every byte below 0x80, adding up to 0x7f per byte never carries
-    // into the next one, so each byte's high bit answers "byte >= k" for
-    // `x + (0x80 - k)`.
-    let ge = |k: u8| x.wrapping_add(LO * u64::from(0x80 - k)) & HI;
-    let digit = ge(b'0') & !ge(b'9' + 1);
-    let letter = ge(b'a') & !ge(b'f' + 1);
-    if x & HI != 0 || (digit | letter) != HI {
+    // Nibble values, one a byte: the low four bits, plus 9 for letters (bit
+    // 6 set), wrapped to four bits. No byte carries into the next (at most
+    // 15 + 9).
+    let v = ((x & (LO * 0x0f)) + 9 * ((x >> 6) & LO)) & (LO * 0x0f);
+    // A byte is a lower-case hex digit exactly when it is the digit its
+    // nibble is written as: the writer's digits are the only ones.
+    if nibble_digits(v) != x {
         return None;
     }
-    // Nibble values: the low four bits, plus 9 for letters (bit 6 set).
-    let v = (x & (LO * 0x0f)) + 9 * ((x >> 6) & LO);
     // Pairs of digits into bytes, bytes into 16-bit halves, halves into the
     // 32-bit value of the eight digits (the first is the most significant).
     let m8 = 0x000f_000f_000f_000f;
@@ -79,11 +82,10 @@ fn hex6(x: u64) -> Option<usize> {
 pub(crate) fn read(buf: &[u8]) -> Option<(usize, usize)> {
     const SIX: u64 = 0xffff_ffff_ffff;
     const PAD: u64 = (LO * b'0' as u64) & !SIX;
-    let word = |at: usize| -> Option<u64> {
-        Some(u64::from_le_bytes(buf.get(at..at + 8)?.try_into().ok()?))
-    };
     // `jjjjjj b` and ` bbbbbb `: bytes 6 and 13 must be spaces.
-    let (w0, w1) = (word(0)?, word(6)?);
+    let head = buf.get(..HEADER_LEN)?;
+    let w0 = u64::from_le_bytes(*head.first_chunk()?);
+    let w1 = u64::from_le_bytes(*head.last_chunk()?);
     if (w0 >> 48) & 0xff != u64::from(b' ') || w1 >> 56 != u64::from(b' ') {
         return None;
     }
