@@ -411,8 +411,143 @@ impl<R: Read> Reader<R> {
     /// # Errors
     /// As [`Reader::next_event`].
     pub fn check_to_end(&mut self) -> Result<usize, Error> {
-        while self.step(true)?.is_some() {}
-        Ok(self.offset())
+        loop {
+            self.walk().inspect_err(|_| self.state = State::Done)?;
+            if self.step(false)?.is_none() {
+                return Ok(self.offset());
+            }
+        }
+    }
+
+    /// Checks on from the position through every token the window holds
+    /// with at least the read size after it (or all of them at the end of
+    /// input), keeping the open lists on the reader's stack as it goes: the
+    /// steps of [`Reader::advance`] with the same productions, without
+    /// events. It stops before a token it cannot judge in this window (one
+    /// that reaches the window's end or fails; an error) and before the
+    /// document's end, which the next step reads with the window grown as
+    /// needed and reports. So each byte is checked once whatever the
+    /// window's size and wherever items fall against it (a list that does
+    /// not fit is never checked once whole and again item by item), and a
+    /// token cut by the window's end is checked again from its start.
+    /// Returns the bytes consumed.
+    fn walk(&mut self) -> Result<usize, Error> {
+        let lookahead = self.w.lookahead();
+        self.w.fill(lookahead.saturating_mul(2))?;
+        let (syntax, eof, known) = (self.syntax, self.w.eof(), self.w.known());
+        let offset = self.w.offset();
+        let window = self.w.rest();
+        let len = window.len();
+        // Each token is read with at least the read size after it, as a
+        // step of `advance` would be after its `fill`.
+        let limit = if eof {
+            len + 1
+        } else {
+            len.saturating_sub(lookahead)
+        };
+        let open_before = self.open.len();
+        let mut lowest = open_before;
+        let mut state = self.state;
+        let mut i = 0;
+        while i < limit {
+            let rest = window.get(i..).unwrap_or_default();
+            // Whether a production's result holds whatever follows: it
+            // ended before the window's end, or the input has ended.
+            let judged = |r: &[u8]| !r.is_empty() || eof;
+            match state {
+                State::Value(role) if rest.first() == Some(&b'[') => {
+                    let depth = self.max_depth.saturating_sub(self.open.len());
+                    match cursor::open(rest, syntax, depth) {
+                        Ok((r, _)) => {
+                            self.open.push(Open {
+                                start: offset + i,
+                                role,
+                            });
+                            i = len - r.len();
+                            state = State::ListFirst;
+                        }
+                        Err(_) => break,
+                    }
+                }
+                State::Value(role) => match validate::value_key(rest, syntax, 1, known) {
+                    Ok((r, ambiguous)) if judged(r) => {
+                        i = len - r.len();
+                        state = role.after(ambiguous);
+                    }
+                    _ => break,
+                },
+                State::ListFirst => match rest.first() {
+                    Some(b']') => {
+                        i += 1;
+                        let role = self.open.pop().map_or(Role::Top, |o| o.role);
+                        lowest = lowest.min(self.open.len());
+                        state = role.after(false);
+                    }
+                    Some(_) => state = State::Value(Role::First),
+                    None => break,
+                },
+                State::AfterFirst { ambiguous } => {
+                    if !syntax.is_lenient() && rest.first().is_some_and(|&b| b != b':') {
+                        state = State::AfterItem;
+                        continue;
+                    }
+                    match after_first(rest, syntax, ambiguous) {
+                        Ok((r, pair)) if judged(r) => {
+                            i = len - r.len();
+                            state = if pair {
+                                State::Value(Role::PairValue)
+                            } else {
+                                State::AfterItem
+                            };
+                        }
+                        _ => break,
+                    }
+                }
+                State::AfterItem => {
+                    let next = match syntax.is_lenient() {
+                        false => cursor::strict_separator(rest),
+                        true => None,
+                    };
+                    let next = match next {
+                        Some(next) => next,
+                        None => match cursor::separator(rest, rest, syntax) {
+                            Ok((r, next)) if judged(r) => (r, next),
+                            _ => break,
+                        },
+                    };
+                    match next {
+                        (r, Next::Item) => {
+                            i = len - r.len();
+                            state = State::Value(Role::First);
+                        }
+                        (r, Next::End) => {
+                            i = len - r.len() + 1;
+                            let role = self.open.pop().map_or(Role::Top, |o| o.role);
+                            lowest = lowest.min(self.open.len());
+                            state = role.after(false);
+                        }
+                    }
+                }
+                State::Start | State::End { .. } | State::Done => break,
+            }
+        }
+        #[cfg(test)]
+        {
+            // A token it stopped before was gone over up to the window's
+            // end at most.
+            let n = if i < limit { len } else { i };
+            self.w.checked.set(self.w.checked.get() + n);
+        }
+        // The window keeps the position of each open list's `[`.
+        for _ in lowest..open_before {
+            self.w.pop_mark();
+        }
+        for o in self.open.get(lowest..).unwrap_or_default() {
+            self.w.push_mark(o.start);
+        }
+        self.w.skip(i);
+        self.state = state;
+        Ok(i)
     }
 
     /// The next step; with `whole`, a list that fits in the window is read
@@ -532,17 +667,7 @@ impl<R: Read> Reader<R> {
                         self.state = State::AfterItem;
                         continue;
                     }
-                    let (_, pair) = self.run(|w| {
-                        // Whitespace up to the window's end: read on (the
-                        // `:` may follow); without a `:`, nothing is
-                        // consumed, so a missing `,` is reported where the
-                        // item ended.
-                        let (r, ()) = ws::skip(w, syntax)?;
-                        if r.is_empty() {
-                            return Ok((r, false));
-                        }
-                        cursor::pair_colon(w, w, syntax, || ambiguous)
-                    })?;
+                    let (_, pair) = self.run(|w| after_first(w, syntax, ambiguous))?;
                     if pair {
                         self.state = State::Value(Role::PairValue);
                         return Ok(Some(Step::Colon));
@@ -625,7 +750,16 @@ impl<R: Read> Reader<R> {
         }
         let depth = self.max_depth.saturating_sub(self.open.len());
         let eof = self.w.eof();
-        match validate::value_key(window, self.syntax, depth, self.w.known()) {
+        let checked = validate::value_key(window, self.syntax, depth, self.w.known());
+        #[cfg(test)]
+        {
+            let n = match &checked {
+                Ok((rest, _)) => window.len() - rest.len(),
+                Err(_) => window.len(),
+            };
+            self.w.checked.set(self.w.checked.get() + n);
+        }
+        match checked {
             Ok((rest, ambiguous)) if !rest.is_empty() || eof => {
                 let start = self.w.pos();
                 self.w.skip(window.len() - rest.len());
@@ -708,6 +842,19 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// After an item's first value at the start of `w`: the `:` of a pair
+/// (`true`, consumed with the whitespace around it) or not (`false`).
+/// Whitespace up to the window's end: read on (the `:` may follow); without
+/// a `:`, nothing is consumed, so a missing `,` is reported where the item
+/// ended.
+fn after_first(w: &[u8], syntax: Syntax, ambiguous: bool) -> PResult<'_, bool> {
+    let (r, ()) = ws::skip(w, syntax)?;
+    if r.is_empty() {
+        return Ok((r, false));
+    }
+    cursor::pair_colon(w, w, syntax, || ambiguous)
+}
+
 /// How [`Reader::advance`] reads a list that ends within the window.
 #[derive(Clone, Copy)]
 enum Lists {
@@ -729,4 +876,79 @@ enum Step {
     /// A whole list, checked, from this index in the buffer to the
     /// position.
     Whole(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use super::*;
+
+    /// `[[[…[0,0,1,…],0,1,…],…]`: `depth` lists opened one after the
+    /// other, each holding the next one and then `filler` one-digit items,
+    /// so every list but the innermost is longer than a small window.
+    fn spine(depth: usize, filler: usize) -> Vec<u8> {
+        let items: String = (0..filler).map(|k| format!(",{}", k % 10)).collect();
+        let mut doc = "[".repeat(depth);
+        doc.push('0');
+        for _ in 0..depth {
+            doc.push_str(&items);
+            doc.push(']');
+        }
+        doc.into_bytes()
+    }
+
+    /// `doc` as the second item of a list whose first is a string of
+    /// `shift` bytes: the same items, falling elsewhere against the window.
+    fn shifted(doc: &[u8], shift: usize) -> Vec<u8> {
+        let mut out = format!("[\"{}\",", "x".repeat(shift)).into_bytes();
+        out.extend_from_slice(doc);
+        out.push(b']');
+        out
+    }
+
+    /// The bytes the productions went over while `check_to_end` read
+    /// `doc` `buffer` bytes at a time (it must be valid).
+    fn checked(doc: &[u8], buffer: usize) -> usize {
+        let mut r = Reader::new(doc).with_buffer_size(buffer);
+        assert_eq!(r.check_to_end().unwrap(), doc.len());
+        r.w.checked.get()
+    }
+
+    #[test]
+    fn check_goes_over_each_byte_of_a_long_list_a_bounded_number_of_times() {
+        // Before: a list longer than the window was checked whole up to the
+        // window's end, found unclosed, then read item by item, its first
+        // item (the next list) again whole to the window's end, and so on
+        // down: the first window's bytes once per level (here 5 to 26 times
+        // the document's length, with where it fell against the window).
+        let doc = spine(100, 200);
+        for buffer in [64, 256, 1000] {
+            for shift in [0, 1, 10, 100, 1000, 3000, 10_000] {
+                let doc = shifted(&doc, shift);
+                let n = checked(&doc, buffer);
+                assert!(
+                    n <= 2 * doc.len(),
+                    "buffer {buffer}, shift {shift}: {n} bytes checked for {}",
+                    doc.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn check_goes_over_a_long_string_a_bounded_number_of_times() {
+        // A token longer than the window is checked again on a window twice
+        // as long each time: at most about four times its length in all.
+        for len in [1000, 70_000, 300_000] {
+            let doc = format!("[\"{}\",1]", "y".repeat(len)).into_bytes();
+            for buffer in [16, 4096, 65_536] {
+                let n = checked(&doc, buffer);
+                assert!(
+                    n <= 4 * doc.len() + 2 * buffer,
+                    "buffer {buffer}: {n} bytes checked for {}",
+                    doc.len()
+                );
+            }
+        }
+    }
 }

@@ -60,6 +60,11 @@ pub(crate) struct Window<R> {
     /// Input offsets whose positions outlive their bytes (the `[` of each
     /// open list), counted when the bytes are dropped.
     marks: Vec<Mark>,
+    /// Bytes the productions run on the window went over, for the tests
+    /// that bound how often each byte is checked: what a production took,
+    /// or the window it failed on.
+    #[cfg(test)]
+    pub(crate) checked: std::cell::Cell<usize>,
 }
 
 /// An input offset and, once its bytes were dropped, its position.
@@ -88,6 +93,8 @@ impl<R: Read> Window<R> {
             lookahead,
             max_token: usize::MAX,
             marks: Vec::new(),
+            #[cfg(test)]
+            checked: std::cell::Cell::new(0),
         }
     }
 
@@ -189,7 +196,17 @@ impl<R: Read> Window<R> {
             self.fill(want)?;
             let window = self.rest();
             let len = window.len();
-            match production(window, self.known(), self.eof) {
+            let judged = production(window, self.known(), self.eof);
+            #[cfg(test)]
+            {
+                let n = match judged {
+                    Judged::Done(taken, _) => taken,
+                    Judged::Fail(at, _) => at,
+                    Judged::More => len,
+                };
+                self.checked.set(self.checked.get() + n);
+            }
+            match judged {
                 Judged::Done(taken, v) if taken < len || self.eof => {
                     self.pos += taken;
                     return Ok((taken, v));
