@@ -169,11 +169,12 @@ pub(crate) fn push_int(out: &mut impl Output, negative: bool, digits: &[u8]) {
     out.extend_from_slice(&t[..n]);
 }
 
-/// `"000"` to `"999"`.
-static TRIPLES: [[u8; 3]; 1000] = triples();
+/// `"000"` to `"999"`, padded to 1024 entries so that an index known to be
+/// below 1000 is taken `& 1023` (one instruction) without a bounds check.
+static TRIPLES: [[u8; 3]; 1024] = triples();
 
-const fn triples() -> [[u8; 3]; 1000] {
-    let mut t = [[0u8; 3]; 1000];
+const fn triples() -> [[u8; 3]; 1024] {
+    let mut t = [[0u8; 3]; 1024];
     let mut i = 0;
     while i < 1000 {
         t[i] = [
@@ -188,10 +189,18 @@ const fn triples() -> [[u8; 3]; 1000] {
 
 /// `[a, b, c, b'_']` for the three digits `abc` of 0 ..= 999: a fraction
 /// group and the `_` after it (rotated, the `_` before an integer group).
-static GROUPS: [[u8; 4]; 1000] = groups();
+/// Padded to 1024 entries, as [`TRIPLES`].
+static GROUPS: [[u8; 4]; 1024] = groups();
 
-const fn groups() -> [[u8; 4]; 1000] {
-    let mut t = [[0u8; 4]; 1000];
+/// The entry of [`GROUPS`] or [`TRIPLES`] for `g`, which the caller knows
+/// is below 1000.
+#[inline(always)]
+fn group_index(g: u64) -> usize {
+    (g & 1023) as usize
+}
+
+const fn groups() -> [[u8; 4]; 1024] {
+    let mut t = [[0u8; 4]; 1024];
     let mut i = 0;
     while i < 1000 {
         let d = TRIPLES[i];
@@ -255,7 +264,7 @@ static GROUPED_LEN: [u8; 64] = {
 #[inline(always)]
 fn two_groups(v: u32) -> u64 {
     let (hi, lo) = (v / 1000, v % 1000);
-    let word = |g: u32| u64::from(u32::from_le_bytes(GROUPS[g as usize % 1000]));
+    let word = |g: u32| u64::from(u32::from_le_bytes(GROUPS[group_index(u64::from(g))]));
     word(hi) | word(lo) << 32
 }
 
@@ -264,7 +273,7 @@ fn two_groups(v: u32) -> u64 {
 #[inline(always)]
 fn put_three_groups<const R: usize>(t: &mut [u8; R], at: usize, v: u32) {
     let (first, rest) = (v / 1_000_000, v % 1_000_000);
-    put(t, at, GROUPS[first as usize % 1000]);
+    put(t, at, GROUPS[group_index(u64::from(first))]);
     put(t, at + 4, two_groups(rest).to_le_bytes());
 }
 
@@ -292,12 +301,12 @@ fn put_int_rev<const R: usize>(room: &mut [u8; R], start: usize, mut end: usize,
     }
     let mut v = v as u32;
     if v >= 1000 {
-        let g = u32::from_le_bytes(GROUPS[(v % 1000) as usize]).rotate_left(8);
+        let g = u32::from_le_bytes(GROUPS[group_index(u64::from(v % 1000))]).rotate_left(8);
         v /= 1000;
         end = end.wrapping_sub(4);
         put(room, end, g.to_le_bytes());
     }
-    let g = TRIPLES[v as usize % 1000];
+    let g = TRIPLES[group_index(u64::from(v))];
     match end.wrapping_sub(start) {
         1 => put(room, start, [g[2]]),
         2 => put(room, start, [g[1], g[2]]),
@@ -409,6 +418,43 @@ pub(crate) fn push_u64_decimal(out: &mut impl Output, negative: bool, mut c: u64
 /// a fixed 32-byte copy from the text's start (at most 34).
 const FLOAT_SCRATCH: usize = 72;
 
+/// Where [`push_float`] cuts its text for a fraction of `scale` digits.
+#[derive(Clone, Copy)]
+struct Fraction {
+    /// 10^pad, the zeros (0, 2 or 1) that fill the fraction's last group.
+    pad: u64,
+    /// The fraction's digits after padding: three per group.
+    digits: u8,
+    /// Where the point goes: the `_` after the last whole-part group.
+    point: u8,
+    /// Where the text ends.
+    end: u8,
+}
+
+/// [`Fraction`] for every scale [`push_float`] takes, 0 (a whole number,
+/// written `.0`) to 21.
+static FRACTIONS: [Fraction; 22] = {
+    let mut t = [Fraction {
+        pad: 1,
+        digits: 0,
+        point: 35,
+        end: 37,
+    }; 22];
+    let mut scale: usize = 1;
+    while scale < 22 {
+        let groups = scale.div_ceil(3);
+        let point = 35 - 4 * groups;
+        t[scale] = Fraction {
+            pad: POW10[groups * 3 - scale],
+            digits: (3 * groups) as u8,
+            point: point as u8,
+            end: (point + 1 + scale + (scale - 1) / 3) as u8,
+        };
+        scale += 1;
+    }
+    t
+};
+
 /// Appends `±d × 10^exp` — a float's shortest digits or a decimal's
 /// coefficient, without trailing zeros (or 0) — in the decimal layout, when
 /// `d` is below 10^17 with at most 21 fraction digits, or a whole number
@@ -420,46 +466,36 @@ const FLOAT_SCRATCH: usize = 72;
 /// is cut out around it: no per-digit loop.
 #[inline(always)]
 pub(crate) fn push_float(out: &mut impl Output, negative: bool, d: u64, exp: i32) -> bool {
-    let (scale, shifted) = if exp < 0 {
-        let scale = exp.unsigned_abs() as usize;
-        if scale > 21 || d >= 100_000_000_000_000_000 {
-            return false;
+    let (f, shifted) = if exp < 0 {
+        match FRACTIONS.get(exp.unsigned_abs() as usize) {
+            Some(f) if d < 100_000_000_000_000_000 => (f, d * f.pad),
+            _ => return false,
         }
-        // 0, 2 or 1 zeros so the fraction fills its last group.
-        let pad = scale.div_ceil(3) * 3 - scale;
-        (scale, d * POW10.get(pad).copied().unwrap_or(1))
     } else {
         match POW10.get(exp as usize).and_then(|p| d.checked_mul(*p)) {
-            Some(v) => (0, v),
+            Some(v) => (&FRACTIONS[0], v),
             None => return false,
         }
     };
-    let groups = scale.div_ceil(3);
     // Below 10^19: one digit, then two nine-digit halves of three groups.
     let high = shifted / 1_000_000_000;
     let (top, mid) = (high / 1_000_000_000, (high % 1_000_000_000) as u32);
     let low = (shifted - high * 1_000_000_000) as u32;
     let mut t = [b'0'; FLOAT_SCRATCH];
-    put(&mut t, 8, GROUPS[top as usize % 1000]);
+    put(&mut t, 8, GROUPS[group_index(top)]);
     put_three_groups(&mut t, 12, mid);
     put_three_groups(&mut t, 24, low);
-    // The `_` after the last whole-part group.
-    let point = 35 - 4 * groups;
+    let point = usize::from(f.point);
     put(&mut t, point, [b'.']);
-    let whole_digits = digit_count(shifted).saturating_sub(3 * groups);
+    let whole_digits = digit_count(shifted).saturating_sub(usize::from(f.digits));
     let start = point - grouped_len(whole_digits.max(1));
     put(&mut t, start.wrapping_sub(1), [b'-']);
     let start = start - usize::from(negative);
-    let end = if scale == 0 {
-        point + 2 // `.0`: the scratch is all `0` past the groups
-    } else {
-        point + 1 + grouped_len(scale)
-    };
     let at = out.len();
     if let Some(text) = t.get(start..start + 32) {
         out.extend_from_slice(text);
     }
-    out.truncate(at + (end - start));
+    out.truncate(at + (usize::from(f.end) - start));
     true
 }
 

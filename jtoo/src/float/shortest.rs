@@ -29,8 +29,8 @@ use super::pow10_126::{G, K_MIN};
 
 /// `⌊q · log10 2⌋` for |q| ≤ 5 456 721.
 #[inline(always)]
-fn flog10_pow2(q: i32) -> i32 {
-    ((i64::from(q) * 661_971_961_083) >> 41) as i32
+const fn flog10_pow2(q: i32) -> i32 {
+    ((q as i64 * 661_971_961_083) >> 41) as i32
 }
 
 /// `⌊log10(¾ · 2^q)⌋` for |q| ≤ 5 456 721.
@@ -41,8 +41,8 @@ fn flog10_three_quarters_pow2(q: i32) -> i32 {
 
 /// `⌊e · log2 10⌋` for |e| ≤ 1 838 394.
 #[inline(always)]
-fn flog2_pow10(e: i32) -> i32 {
-    ((i64::from(e) * 913_124_641_741) >> 38) as i32
+const fn flog2_pow10(e: i32) -> i32 {
+    ((e as i64 * 913_124_641_741) >> 38) as i32
 }
 
 /// The high 64 bits of `a · b`.
@@ -258,6 +258,27 @@ static G128: [u128; G.len()] = {
 /// units of 2^−64 (the analysis below bounds the error by 1).
 const SLACK: u64 = 4;
 
+/// Per biased exponent `bq` of an `f64`, what [`f64_one_product`] needs:
+/// `k − K_MIN` (the entry of [`G128`]) in the low 10 bits and `7 − h` in
+/// the bits above, where `k = ⌊q · log10 2⌋ + 1` and
+/// `h = q + ⌊−k · log2 10⌋ + 7` for `q = bq − 1075`; `u16::MAX` (an
+/// entry past [`G128`]) where the path does not go: subnormals, the top
+/// binade and infinities.
+static BINADES: [u16; 2048] = {
+    let mut t = [u16::MAX; 2048];
+    let mut bq = 1;
+    while bq < 2047 {
+        let q = bq - 1075;
+        let k = flog10_pow2(q) + 1;
+        let h = q + flog2_pow10(-k) + 7;
+        if k - K_MIN < G.len() as i32 {
+            t[bq as usize] = ((k - K_MIN) | (7 - h) << 10) as u16;
+        }
+        bq += 1;
+    }
+    t
+};
+
 /// The shortest digits of a normal `f64` whose significand bits are not
 /// all zero, from one 126 × 60-bit product, or `None` when the float is
 /// outside that set or a comparison falls within [`SLACK`] of its
@@ -281,36 +302,36 @@ const SLACK: u64 = 4;
 /// adds less than one more; `H`, read off `g(k)` by a shift, is as close.
 /// Every decision taken more than [`SLACK`] units from its threshold is
 /// therefore the exact one, and the result is Schubfach's.
+///
+/// Whole numbers need no case of their own: nothing above depends on the
+/// float having a fraction (when `Y` is whole it is found as `⌊Y⌋`, or from
+/// just below as `⌊Y⌋ + 1`), and [`Shortest::new`] strips the zeros.
 #[inline(always)]
 fn f64_one_product(bits: u64) -> Option<Shortest> {
     let t = bits & ((1 << 52) - 1);
-    let bq = ((bits >> 52) & 0x7ff) as i32;
-    if bq == 0 || bq == 0x7ff || t == 0 {
-        return None;
+    if t == 0 {
+        return None; // a power of two (or zero): the interval is lopsided
     }
-    let c = t | 1 << 52;
-    let q = bq - 1075;
-    if let Some(whole) = whole_number(c, q, 53) {
-        return Some(whole);
-    }
-    let k = flog10_pow2(q) + 1;
-    // (`k` exceeds the table only for the largest binade.)
-    let g = *G128.get(usize::try_from(k - K_MIN).ok()?)?;
-    let h = (q + flog2_pow10(-k) + 7) as u32;
-    let x = u128::from(c << h);
+    let e = *BINADES.get(((bits >> 52) & 0x7ff) as usize)?;
+    let index = usize::from(e & 1023);
+    let g = *G128.get(index)?;
+    let shift = u32::from(e >> 10); // 7 − h
+    let k = index as i32 + K_MIN;
+    let x = u128::from((t | 1 << 52) << (7 - shift));
     // ⌊x · g / 2^64⌋, exactly, then Y in 64.64 fixed point.
     let p = x * (g >> 64) + ((x * (g & u128::from(u64::MAX))) >> 64);
     let y = p >> 4;
     let (n, f) = ((y >> 64) as u64, y as u64);
-    let half = (g >> (69 - h)) as u64;
+    // ⌊g / 2^(69 − h)⌋ (`g` < 2^126, so `g >> 62` fits in 64 bits).
+    let half = ((g >> 62) as u64) >> shift;
     if f < half - SLACK {
         return Some(Shortest::new(n, k));
     }
-    let up = u128::from(f) + u128::from(half);
-    if up > (1 << 64) + u128::from(SLACK) {
+    let (up, carry) = f.overflowing_add(half);
+    if carry && up > SLACK {
         return Some(Shortest::new(n + 1, k));
     }
-    if f <= half + SLACK || up + u128::from(SLACK) >= 1 << 64 {
+    if f <= half + SLACK || carry || up >= SLACK.wrapping_neg() {
         return None;
     }
     // One digit more, rounded to nearest (a tie needs the exact value;
