@@ -58,12 +58,14 @@ impl Decoder for PacketCodec {
     /// [`FrameCodec`]. A frame whose JTOO section is empty or not a packet
     /// is an error that leaves the stream usable.
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
+        // Read in place and moved once, into the result.
+        let mut packet = Packet::default();
         let read = |jtoo: &[u8], _binary: &[u8]| {
             if jtoo.is_empty() {
                 return Ok(Err(JteError::NotARecord));
             }
-            match Packet::from_jtoo(jtoo) {
-                Ok(packet) => Ok(Ok(packet)),
+            match packet.read_jtoo(jtoo) {
+                Ok(()) => Ok(Ok(())),
                 Err(JteError::Jtoo(e)) => Err(e),
                 Err(JteError::NotARecord) if is_505(jtoo) => Ok(Err(JteError::UnsupportedProtocol)),
                 Err(e) => Ok(Err(e)),
@@ -71,7 +73,7 @@ impl Decoder for PacketCodec {
         };
         match self.frames.frame_codec_mut().decode_parsed(buf, read)? {
             None => Ok(None),
-            Some(packet) => packet.map(Some),
+            Some(read) => read.map(|()| Some(packet)),
         }
     }
 
@@ -110,20 +112,22 @@ impl DecodeInbound for PacketCodec {
         &mut self,
         buf: &mut BytesMut,
     ) -> Result<Option<Result<Packet, InvalidPacket>>, JteError> {
+        // Read in place, as in `decode`.
+        let mut packet = Packet::default();
         let read = |jtoo: &[u8], _binary: &[u8]| {
             let refused = |e| Ok(Ok(Err(InvalidPacket::read(e, jtoo, Encoding::Jtoo))));
             if jtoo.is_empty() {
                 return refused(JteError::NotARecord);
             }
-            match Packet::from_jtoo(jtoo) {
-                Ok(packet) => Ok(Ok(Ok(packet))),
+            match packet.read_jtoo(jtoo) {
+                Ok(()) => Ok(Ok(Ok(()))),
                 Err(JteError::NotARecord) if is_505(jtoo) => Ok(Err(JteError::UnsupportedProtocol)),
                 Err(e) => refused(e),
             }
         };
         match self.frames.frame_codec_mut().decode_parsed(buf, read)? {
             None => Ok(None),
-            Some(read) => read.map(Some),
+            Some(read) => read.map(|read| Some(read.map(|()| packet))),
         }
     }
 

@@ -208,9 +208,11 @@ impl Packet {
     /// As [`Packet::from_value`].
     pub fn from_owned_value(value: Value) -> Result<Packet, JteError> {
         let mut why = None;
-        PacketSeed(&mut why)
+        let mut packet = Packet::default();
+        PacketSeed::new(&mut packet, &mut why)
             .deserialize(jtoo_serde::ValueDeserializer::new(value))
-            .map_err(|_| why.unwrap_or(JteError::NotARecord))
+            .map_err(|_| why.unwrap_or(JteError::NotARecord))?;
+        Ok(packet)
     }
 
     /// The canonical JTOO text of the packet (`data` copied as it is).
@@ -240,11 +242,20 @@ impl Packet {
     /// # Errors
     /// Invalid JTOO or not a packet.
     pub fn from_jtoo(jtoo: &[u8]) -> Result<Packet, JteError> {
+        let mut packet = Packet::default();
+        packet.read_jtoo(jtoo)?;
+        Ok(packet)
+    }
+
+    /// [`Packet::from_jtoo`] into `self`, a default packet: the packet is
+    /// read where it stays (the codec's), not moved out of each layer of
+    /// results (168 bytes a move). On an error `self` is left part read.
+    pub(crate) fn read_jtoo(&mut self, jtoo: &[u8]) -> Result<(), JteError> {
         let mut why = None;
         let mut de = jtoo_serde::Deserializer::from_slice(jtoo);
-        let read = PacketSeed(&mut why)
+        let read = PacketSeed::new(self, &mut why)
             .deserialize(&mut de)
-            .and_then(|packet| de.end().map(|()| packet));
+            .and_then(|()| de.end());
         read.map_err(|_| match jtoo::validate(jtoo) {
             Err(invalid) => JteError::Jtoo(invalid),
             Ok(()) => why.unwrap_or(JteError::NotARecord),
@@ -481,30 +492,38 @@ impl Visitor<'_> for FieldKeyVisitor {
 }
 
 /// The one reading of a packet record, for every source: the envelope's
-/// fields in one pass, `data` kept as text. A rule of packets that the
-/// record breaks (a field of the wrong type, a duplicate field) is also
-/// left in the slot as its [`JteError`], for the readers that report
-/// those; the serde error says where.
-struct PacketSeed<'a>(&'a mut Option<JteError>);
+/// fields in one pass, `data` kept as text, into `packet` (a default
+/// packet). A rule of packets that the record breaks (a field of the wrong
+/// type, a duplicate field) is also left in `why` as its [`JteError`], for
+/// the readers that report those; the serde error says where.
+struct PacketSeed<'a> {
+    packet: &'a mut Packet,
+    why: &'a mut Option<JteError>,
+}
+
+impl<'a> PacketSeed<'a> {
+    fn new(packet: &'a mut Packet, why: &'a mut Option<JteError>) -> PacketSeed<'a> {
+        PacketSeed { packet, why }
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for PacketSeed<'_> {
-    type Value = Packet;
+    type Value = ();
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Packet, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_struct("Packet", &FIELDS, self)
     }
 }
 
 impl<'de> Visitor<'de> for PacketSeed<'_> {
-    type Value = Packet;
+    type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a JTE packet (a record with string keys)")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Packet, A::Error> {
-        let why = self.0;
-        let mut packet = Packet::default();
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let PacketSeed { packet, why } = self;
         let mut seen = 0u8;
         while let Some(FieldKey(field)) = map.next_key()? {
             let Some(field) = field else {
@@ -547,14 +566,16 @@ impl<'de> Visitor<'de> for PacketSeed<'_> {
                 return Err(e);
             }
         }
-        Ok(packet)
+        Ok(())
     }
 }
 
 /// Reads a packet with serde's errors (see the type docs).
 impl<'de> serde::Deserialize<'de> for Packet {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Packet, D::Error> {
-        PacketSeed(&mut None).deserialize(d)
+        let mut packet = Packet::default();
+        PacketSeed::new(&mut packet, &mut None).deserialize(d)?;
+        Ok(packet)
     }
 }
 
