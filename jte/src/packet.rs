@@ -455,6 +455,16 @@ impl Field {
             Field::Data => "data",
         }
     }
+
+    /// What the field's value must be (for [`JteError::InvalidField`]).
+    fn expected(self) -> &'static str {
+        match self {
+            Field::Timeout => "a number >= 0 (milliseconds)",
+            Field::Cont => "a boolean",
+            Field::Data => "a JTOO value within the depth limit",
+            _ => "a string",
+        }
+    }
 }
 
 /// A key of a packet record: a known field, or `None` for an extension.
@@ -536,12 +546,6 @@ impl<'de> Visitor<'de> for PacketSeed<'_> {
                 return Err(de::Error::duplicate_field(field.name()));
             }
             seen |= bit;
-            let expected = match field {
-                Field::Timeout => "a number >= 0 (milliseconds)",
-                Field::Cont => "a boolean",
-                Field::Data => "a JTOO value within the depth limit",
-                _ => "a string",
-            };
             // `Option` so that formats with a null read it as absent, as
             // JSON does through `Packet::from_json`.
             let read = match field {
@@ -561,7 +565,7 @@ impl<'de> Visitor<'de> for PacketSeed<'_> {
             if let Err(e) = read {
                 *why = Some(JteError::InvalidField {
                     field: field.name(),
-                    expected,
+                    expected: field.expected(),
                 });
                 return Err(e);
             }
