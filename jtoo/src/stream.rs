@@ -329,7 +329,7 @@ impl<R: Read> Reader<R> {
     /// source ([`ErrorKind::Io`]); [`ErrorKind::TokenTooLong`]. After an
     /// error the reader returns `None`.
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
-        Ok(match self.step(false)? {
+        Ok(match self.step()? {
             Some(Step::Scalar(start) | Step::Whole(start)) => Some(Event::Scalar(Scalar {
                 text: self.w.since(start),
                 syntax: self.syntax,
@@ -397,9 +397,10 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads the whole document, checking it: `jtoo check` in bounded
-    /// memory. Returns the number of bytes read. Lists that fit in the
-    /// window are checked in one run of the validator, so this runs near
-    /// [`crate::validate`]'s speed.
+    /// memory. Returns the number of bytes read. The window is checked
+    /// token after token without events, each byte once (a token cut by
+    /// the window's end again from its start, on a window grown to hold
+    /// it), whatever the window's size and wherever the items fall.
     ///
     /// ```
     /// use jtoo::stream::Reader;
@@ -413,7 +414,7 @@ impl<R: Read> Reader<R> {
     pub fn check_to_end(&mut self) -> Result<usize, Error> {
         loop {
             self.walk().inspect_err(|_| self.state = State::Done)?;
-            if self.step(false)?.is_none() {
+            if self.step()?.is_none() {
                 return Ok(self.offset());
             }
         }
@@ -550,11 +551,9 @@ impl<R: Read> Reader<R> {
         Ok(i)
     }
 
-    /// The next step; with `whole`, a list that fits in the window is read
-    /// whole. After an error, the reader is done.
-    fn step(&mut self, whole: bool) -> Result<Option<Step>, Error> {
-        let lists = if whole { Lists::Whole } else { Lists::Events };
-        self.advance(lists)
+    /// The next step, event by event. After an error, the reader is done.
+    fn step(&mut self) -> Result<Option<Step>, Error> {
+        self.advance(Lists::Events)
             .inspect_err(|_| self.state = State::Done)
     }
 
@@ -562,8 +561,8 @@ impl<R: Read> Reader<R> {
     /// [`crate::to_vec`] of its value writes it) to `out` as it goes:
     /// `jtoo fmt` in bounded memory. Returns the number of bytes read. In
     /// strict JTOO a valid document is its own canonical form, so its bytes
-    /// are copied as they are checked (lists that fit in the window in one
-    /// piece); HTOO is re-encoded token by token.
+    /// are copied as they are checked (as [`Reader::check_to_end`] checks
+    /// them); HTOO is re-encoded token by token.
     ///
     /// ```
     /// use jtoo::{parse::Syntax, stream::Reader};
@@ -579,12 +578,14 @@ impl<R: Read> Reader<R> {
     /// As [`Reader::next_event`]; a write error of `out` ([`ErrorKind::Io`]).
     /// What was written before an error stays written.
     pub fn write_canonical(&mut self, out: &mut impl Write) -> Result<usize, Error> {
-        let strict = !self.syntax.is_lenient();
         let mut chunk: Vec<u8> = Vec::with_capacity(LOOKAHEAD);
+        if !self.syntax.is_lenient() {
+            return self.copy_strict(out, chunk);
+        }
         // Per open list: no item written yet.
         let mut first: Vec<bool> = Vec::new();
         let mut after_colon = false;
-        while let Some(step) = self.step(strict)? {
+        while let Some(step) = self.step()? {
             let value = !matches!(step, Step::Close | Step::Colon);
             if value && !after_colon && first.last() == Some(&false) {
                 chunk.push(b',');
@@ -609,16 +610,44 @@ impl<R: Read> Reader<R> {
                     after_colon = true;
                 }
                 Step::Scalar(start) | Step::Whole(start) => {
-                    let text = self.w.since(start);
-                    if strict {
-                        chunk.extend_from_slice(text);
-                    } else {
-                        let scalar = Scalar {
-                            text,
-                            syntax: self.syntax,
-                        };
-                        scalar.write_canonical(&mut chunk)?;
-                    }
+                    let scalar = Scalar {
+                        text: self.w.since(start),
+                        syntax: self.syntax,
+                    };
+                    scalar.write_canonical(&mut chunk)?;
+                }
+            }
+            if chunk.len() >= LOOKAHEAD {
+                out.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+        out.write_all(&chunk)?;
+        Ok(self.offset())
+    }
+
+    /// [`Reader::write_canonical`] of strict JTOO: the bytes
+    /// [`Reader::walk`] checks, and each step's between, are copied as they
+    /// are (a step's `,` is dropped with the bytes before its token when the
+    /// window reads on: it is written again).
+    fn copy_strict(&mut self, out: &mut impl Write, mut chunk: Vec<u8>) -> Result<usize, Error> {
+        loop {
+            let n = self.walk().inspect_err(|_| self.state = State::Done)?;
+            chunk.extend_from_slice(self.w.since(self.w.pos() - n));
+            let before = self.state;
+            let Some(step) = self.step()? else {
+                break;
+            };
+            let value = !matches!(step, Step::Close | Step::Colon);
+            if value && matches!(before, State::AfterFirst { .. } | State::AfterItem) {
+                chunk.push(b',');
+            }
+            match step {
+                Step::Open => chunk.push(b'['),
+                Step::Close => chunk.push(b']'),
+                Step::Colon => chunk.push(b':'),
+                Step::Scalar(start) | Step::Whole(start) => {
+                    chunk.extend_from_slice(self.w.since(start));
                 }
             }
             if chunk.len() >= LOOKAHEAD {
@@ -642,13 +671,9 @@ impl<R: Read> Reader<R> {
                     self.state = State::Value(Role::Top);
                 }
                 State::Value(role) => {
-                    let whole = match lists {
-                        Lists::Events => Ok(None),
-                        Lists::Whole => self.value_whole(role),
-                        // The error comes again, in its place, event by event.
-                        Lists::WholeOrEvents => self.value_whole(role).or(Ok(None)),
-                    };
-                    if let Some(step) = whole? {
+                    if lists == Lists::WholeOrEvents
+                        && let Some(step) = self.value_whole(role)?
+                    {
                         return Ok(Some(step));
                     }
                     return self.value(role).map(Some);
@@ -738,10 +763,10 @@ impl<R: Read> Reader<R> {
         Ok(Step::Scalar(start))
     }
 
-    /// Reads a list in `role` in one run of the validator when it ends in
-    /// the window as it is (the window never grows for it): `None` when
-    /// it does not, or when the value is not a list, and nothing was
-    /// consumed.
+    /// Reads a list in `role` in one run of the validator when it ends,
+    /// valid, in the window as it is (the window never grows for it):
+    /// `None` when it does not, or when the value is not a list, and
+    /// nothing was consumed.
     fn value_whole(&mut self, role: Role) -> Result<Option<Step>, Error> {
         self.w.fill(self.w.lookahead())?;
         let window = self.w.rest();
@@ -766,18 +791,9 @@ impl<R: Read> Reader<R> {
                 self.state = role.after(ambiguous);
                 Ok(Some(Step::Whole(start)))
             }
-            Ok(_) => Ok(None),
-            Err(e) => {
-                let e = unwrap_nom_err(e, window);
-                let at = e.offset(window);
-                // The list is in the window from its `[`: the error's own
-                // position is right, "unclosed list" included.
-                if eof || is_final(e.kind, at, window.len()) {
-                    Err(self.w.error(e.kind, self.w.pos() + at))
-                } else {
-                    Ok(None)
-                }
-            }
+            // Not ended in the window, or an error: read event by event,
+            // which meets the error in its place.
+            _ => Ok(None),
         }
     }
 
@@ -856,12 +872,10 @@ fn after_first(w: &[u8], syntax: Syntax, ambiguous: bool) -> PResult<'_, bool> {
 }
 
 /// How [`Reader::advance`] reads a list that ends within the window.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Lists {
     /// Event by event.
     Events,
-    /// Whole, in one run of the validator (its error is the reader's).
-    Whole,
     /// Whole when it is valid, else event by event.
     WholeOrEvents,
 }

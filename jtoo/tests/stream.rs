@@ -25,9 +25,15 @@ fn stream(bytes: &[u8], syntax: Syntax, buffer: usize, step: usize) -> Result<Ve
 
 /// Asserts that the stream reader agrees with `parse::document` on `bytes`.
 fn agree(name: &str, bytes: &[u8], syntax: Syntax) {
+    agree_at(name, bytes, syntax, &[(1, 1), (5, 7), (1 << 16, 1 << 20)]);
+}
+
+/// [`agree`] with each (buffer size, bytes per read) of `sizes`; errors
+/// also have the same message.
+fn agree_at(name: &str, bytes: &[u8], syntax: Syntax, sizes: &[(usize, usize)]) {
     let whole = jtoo::parse::document(bytes, syntax, jtoo::Options::DEFAULT_MAX_DEPTH)
         .and_then(|v| jtoo::to_vec(&v));
-    for (buffer, step) in [(1, 1), (5, 7), (1 << 16, 1 << 20)] {
+    for &(buffer, step) in sizes {
         let checked = Reader::new(Trickle { bytes, step, n: 0 })
             .with_syntax(syntax)
             .with_buffer_size(buffer)
@@ -35,9 +41,9 @@ fn agree(name: &str, bytes: &[u8], syntax: Syntax) {
         match (&whole, &checked) {
             (Ok(_), Ok(n)) => assert_eq!(*n, bytes.len(), "{name}: buffer {buffer}"),
             (Err(a), Err(b)) => assert_eq!(
-                (a.kind(), a.position()),
-                (b.kind(), b.position()),
-                "{name}: check, buffer {buffer}: {a} vs {b}"
+                (a.kind(), a.position(), a.to_string()),
+                (b.kind(), b.position(), b.to_string()),
+                "{name}: check, buffer {buffer}"
             ),
             _ => panic!("{name}: check, buffer {buffer}: {whole:?} vs {checked:?}"),
         }
@@ -45,9 +51,9 @@ fn agree(name: &str, bytes: &[u8], syntax: Syntax) {
         match (&whole, &streamed) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}: buffer {buffer}"),
             (Err(a), Err(b)) => assert_eq!(
-                (a.kind(), a.position()),
-                (b.kind(), b.position()),
-                "{name}: buffer {buffer}: {a} vs {b}"
+                (a.kind(), a.position(), a.to_string()),
+                (b.kind(), b.position(), b.to_string()),
+                "{name}: buffer {buffer}"
             ),
             _ => panic!("{name}: buffer {buffer}: {whole:?} vs {streamed:?}"),
         }
@@ -220,6 +226,77 @@ fn read_errors_are_io_errors() {
     let err = Reader::new(Broken).next_event().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Io);
     assert!(err.to_string().contains("disk on fire"), "{err}");
+}
+
+/// Documents whose lists and strings are longer than small windows: a
+/// list nested 30 deep whose every level holds the next and then 40 items
+/// (each level longer than the window, all opened within a few bytes);
+/// strings around the window's sizes; pairs, lists as keys, every scalar
+/// kind; each after a string of `shift` bytes, so that its items fall
+/// elsewhere against the window.
+fn long_items(shift: usize) -> Vec<Vec<u8>> {
+    let filler: String = (0..40).map(|k| format!(",{}", k % 10)).collect();
+    let mut spine = "[".repeat(30);
+    spine.push('0');
+    for _ in 0..30 {
+        spine.push_str(&filler);
+        spine.push(']');
+    }
+    let strings: Vec<String> = [1, 15, 16, 17, 63, 64, 65, 200, 1000]
+        .iter()
+        .map(|&n| format!("\"{}\"", "s".repeat(n)))
+        .collect();
+    let strings = format!("[{}]", strings.join(","));
+    let mixed = format!(
+        "[\"a\":{spine},[{strings}]:1,\"b\":[\"c\":B{},\"d\":D2024-05-06T07:08:09Z,\"e\":T10:20,\"f\":S1_709_528_240.001,\"g\":-12.5],7,Y]",
+        "ab".repeat(300)
+    );
+    [spine, strings, mixed]
+        .iter()
+        .map(|doc| format!("[\"{}\",{doc}]", "x".repeat(shift)).into_bytes())
+        .collect()
+}
+
+#[test]
+fn long_items_straddling_the_window_read_as_the_parser_reads_them() {
+    let sizes = [
+        (1, 1),
+        (2, 3),
+        (3, 1 << 20),
+        (7, 5),
+        (16, 16),
+        (64, 1 << 20),
+    ];
+    for shift in [0, 1, 5, 13, 64] {
+        for (i, doc) in long_items(shift).into_iter().enumerate() {
+            // Valid as they are (strict, and HTOO with whitespace and
+            // comments around the commas).
+            jtoo::from_slice(&doc).unwrap();
+            let htoo: Vec<u8> = doc
+                .iter()
+                .flat_map(|b| match b {
+                    b',' => &b" ,/* , */ "[..],
+                    _ => std::slice::from_ref(b),
+                })
+                .copied()
+                .collect();
+            for (syntax, doc) in [(Syntax::Strict, &doc), (Syntax::Lenient, &htoo)] {
+                let name = format!("doc {i} shifted {shift}");
+                agree_at(&name, doc, syntax, &sizes);
+                // Cut, or one byte changed, at a few places.
+                for k in 1..8 {
+                    let at = doc.len() * k / 8 + shift;
+                    let at = at.min(doc.len() - 1);
+                    agree_at(&name, &doc[..at], syntax, &sizes);
+                    for byte in [b'x', b']', b','] {
+                        let mut bad = doc.clone();
+                        bad[at] = byte;
+                        agree_at(&name, &bad, syntax, &sizes);
+                    }
+                }
+            }
+        }
+    }
 }
 
 proptest! {

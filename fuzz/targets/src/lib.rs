@@ -971,12 +971,18 @@ impl std::io::Read for Trickle<'_> {
     }
 }
 
-/// The first byte chooses the reader (bit 0: HTOO; bit 1: JSON to JTOO)
+/// The first byte chooses the reader (bit 0: HTOO; bit 1: JSON to JTOO;
+/// bit 2: JTOO to JSON, its bits 6 and 7 the output the one pass may hold)
 /// and, with the second, its buffer size and read sizes; the rest is the
 /// document. The streaming readers (`jtoo::stream::Reader` and
 /// `jtoo::json::stream`) read it in a window exactly as the whole-input
 /// readers read it: the same canonical bytes, or the same error at the
-/// same position.
+/// same position. JTOO to JSON: the one pass
+/// (`jtoo::json::stream::write_json_one_pass`, the two passes finishing
+/// what it leaves undecided, as `jtoo to-json` does) writes what the two
+/// passes (`Shapes::read`, `write_json`) write, and they what
+/// `jtoo::json::to_json_string` writes of the whole-input parser's value;
+/// or all fail with the same error at the same position.
 pub fn stream_read(data: &[u8]) {
     let [mode, sizes, doc @ ..] = data else {
         return;
@@ -988,6 +994,10 @@ pub fn stream_read(data: &[u8]) {
         step,
         n: 0,
     };
+    if mode & 4 != 0 {
+        let max_pending = [0, 7, 64, 1 << 20][usize::from(mode >> 6)];
+        return stream_to_json(doc, mode & 1 != 0, buffer, step, max_pending);
+    }
     let (whole, streamed) = if mode & 2 != 0 {
         let options = jtoo::json::FromJsonOptions::new();
         let whole = jtoo::json::from_json_slice_with(doc, &options).and_then(|v| jtoo::to_vec(&v));
@@ -1035,6 +1045,69 @@ pub fn stream_read(data: &[u8]) {
             "{a} vs {b}"
         ),
         _ => panic!("{whole:?} vs {streamed:?}"),
+    }
+}
+
+/// [`stream_read`]'s JTOO to JSON: the one pass against the two passes
+/// against the whole-input value, on `doc` read `buffer` bytes at a time
+/// from a source giving `step` bytes a read at most.
+fn stream_to_json(doc: &[u8], htoo: bool, buffer: usize, step: usize, max_pending: usize) {
+    use jtoo::json::stream::{OnePass, Shapes, write_json, write_json_one_pass};
+    let syntax = if htoo {
+        jtoo::parse::Syntax::Lenient
+    } else {
+        jtoo::parse::Syntax::Strict
+    };
+    let reader = || {
+        jtoo::stream::Reader::new(Trickle {
+            bytes: doc,
+            step,
+            n: 0,
+        })
+        .with_syntax(syntax)
+        .with_buffer_size(buffer)
+    };
+    let whole = jtoo::parse::document(doc, syntax, jtoo::Options::DEFAULT_MAX_DEPTH)
+        .map(|v| jtoo::json::to_json_string(&v).into_bytes());
+    let two = Shapes::read(&mut reader()).and_then(|shapes| {
+        let mut out = Vec::new();
+        write_json(&mut reader(), &shapes, &mut out).map(|()| out)
+    });
+    let mut out = Vec::new();
+    // What the one pass leaves undecided is the two passes' to write.
+    let one = match write_json_one_pass(&mut reader(), &mut out, max_pending) {
+        Err(e) => Err(e),
+        Ok(OnePass::Written) => Ok(out),
+        Ok(OnePass::Undecided { written }) => {
+            assert_eq!(written, out.len() as u64, "bytes written");
+            // (An error after where it stopped is the two passes' to find.)
+            if let Ok(all) = &two {
+                assert!(all.starts_with(&out), "the one pass wrote a prefix");
+            }
+            return check_same("two passes", &whole, &two);
+        }
+        Ok(other) => panic!("a new outcome: {other:?}"),
+    };
+    check_same("two passes", &whole, &two);
+    check_same("one pass", &two, &one);
+}
+
+/// Asserts that two ways of writing JSON wrote the same bytes, or failed
+/// with the same error (kind, position, message).
+fn check_same(what: &str, a: &Result<Vec<u8>, jtoo::Error>, b: &Result<Vec<u8>, jtoo::Error>) {
+    match (a, b) {
+        (Ok(a), Ok(b)) => assert!(
+            a == b,
+            "{what}: {:?} vs {:?}",
+            String::from_utf8_lossy(a),
+            String::from_utf8_lossy(b)
+        ),
+        (Err(a), Err(b)) => assert_eq!(
+            (a.kind(), a.position(), a.to_string()),
+            (b.kind(), b.position(), b.to_string()),
+            "{what}"
+        ),
+        _ => panic!("{what}: {a:?} vs {b:?}"),
     }
 }
 
