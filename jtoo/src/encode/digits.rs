@@ -268,15 +268,6 @@ fn two_groups(v: u32) -> u64 {
     word(hi) | word(lo) << 32
 }
 
-/// Stores the nine digits of `v` < 10^9 at `t[at..at + 12]` as three
-/// groups, `abc_def_ghi_`.
-#[inline(always)]
-fn put_three_groups<const R: usize>(t: &mut [u8; R], at: usize, v: u32) {
-    let (first, rest) = (v / 1_000_000, v % 1_000_000);
-    put(t, at, GROUPS[group_index(u64::from(first))]);
-    put(t, at + 4, two_groups(rest).to_le_bytes());
-}
-
 /// Stores `bytes` at `room[at..]` (nothing when it does not fit, which the
 /// callers' length arithmetic rules out).
 #[inline(always)]
@@ -423,8 +414,6 @@ const FLOAT_SCRATCH: usize = 72;
 struct Fraction {
     /// 10^pad, the zeros (0, 2 or 1) that fill the fraction's last group.
     pad: u64,
-    /// The fraction's digits after padding: three per group.
-    digits: u8,
     /// Where the point goes: the `_` after the last whole-part group.
     point: u8,
     /// Where the text ends.
@@ -436,7 +425,6 @@ struct Fraction {
 static FRACTIONS: [Fraction; 22] = {
     let mut t = [Fraction {
         pad: 1,
-        digits: 0,
         point: 35,
         end: 37,
     }; 22];
@@ -446,7 +434,6 @@ static FRACTIONS: [Fraction; 22] = {
         let point = 35 - 4 * groups;
         t[scale] = Fraction {
             pad: POW10[groups * 3 - scale],
-            digits: (3 * groups) as u8,
             point: point as u8,
             end: (point + 1 + scale + (scale - 1) / 3) as u8,
         };
@@ -455,10 +442,47 @@ static FRACTIONS: [Fraction; 22] = {
     t
 };
 
+/// Where [`push_float`]'s leading digit lands, by the number's count of
+/// leading zero bits: [`digit_count`]'s guess `g` for its bit length and
+/// 10^g, and the place (35 − the grouped length) for `g` and for `g + 1`
+/// digits.
+#[derive(Clone, Copy)]
+struct Lead {
+    pow: u64,
+    below: u8,
+    above: u8,
+}
+
+static LEADS: [Lead; 64] = {
+    let mut t = [Lead {
+        pow: 1,
+        below: 35,
+        above: 35,
+    }; 64];
+    let mut zeros = 0;
+    while zeros < 64 {
+        let g = ((64 - zeros) * 1233) >> 12;
+        t[zeros] = Lead {
+            pow: POW10[g],
+            below: lead_place(g),
+            above: lead_place(g + 1),
+        };
+        zeros += 1;
+    }
+    t
+};
+
+/// 35 less the grouped length of `digits` digits (at least one).
+const fn lead_place(digits: usize) -> u8 {
+    let d = if digits == 0 { 1 } else { digits };
+    (35 - (d + (d - 1) / 3)) as u8
+}
+
 /// Appends `±d × 10^exp` — a float's shortest digits or a decimal's
 /// coefficient, without trailing zeros (or 0) — in the decimal layout, when
-/// `d` is below 10^17 with at most 21 fraction digits, or a whole number
-/// below 2^64; `false` (nothing written) otherwise.
+/// the number has at most 21 fraction digits and `d`, padded with zeros to
+/// whole groups of fraction digits, or the whole number, is below 2^64;
+/// `false` (nothing written) otherwise.
 ///
 /// The digits are shifted so the fraction is a whole number of groups,
 /// split into seven three-digit groups (`ttt_aaa_aaa_aaa_bbb_bbb_bbb_`),
@@ -466,30 +490,47 @@ static FRACTIONS: [Fraction; 22] = {
 /// is cut out around it: no per-digit loop.
 #[inline(always)]
 pub(crate) fn push_float(out: &mut impl Output, negative: bool, d: u64, exp: i32) -> bool {
-    let (f, shifted) = if exp < 0 {
-        match FRACTIONS.get(exp.unsigned_abs() as usize) {
-            Some(f) if d < 100_000_000_000_000_000 => (f, d * f.pad),
-            _ => return false,
-        }
-    } else {
-        match POW10.get(exp as usize).and_then(|p| d.checked_mul(*p)) {
+    // `exp` ≤ 0 (a fraction of −exp digits, or none) by the table, the
+    // rest (whole numbers with zeros after `d`) by a power of ten.
+    let (f, shifted) = match FRACTIONS.get(exp.wrapping_neg() as u32 as usize) {
+        Some(f) => match d.checked_mul(f.pad) {
+            Some(v) => (f, v),
+            None => return false,
+        },
+        None => match POW10.get(exp as usize).and_then(|p| d.checked_mul(*p)) {
             Some(v) => (&FRACTIONS[0], v),
             None => return false,
-        }
+        },
     };
-    // Below 10^19: one digit, then two nine-digit halves of three groups.
-    let high = shifted / 1_000_000_000;
-    let (top, mid) = (high / 1_000_000_000, (high % 1_000_000_000) as u32);
-    let low = (shifted - high * 1_000_000_000) as u32;
+    // Below 2^64: the top one or two digits, then three six-digit chunks
+    // of two groups each, at fixed places: the units digit at 34.
+    let q1 = shifted / 1_000_000;
+    let q2 = q1 / 1_000_000;
+    let top = q2 / 1_000_000;
     let mut t = [b'0'; FLOAT_SCRATCH];
+    // Each group on its own: two 4-byte stores are cheaper than building
+    // the 8-byte word.
+    let mut chunk = |at: usize, hi: u64, lo: u64| {
+        let v = (lo - hi * 1_000_000) as u32;
+        put(&mut t, at, GROUPS[group_index(u64::from(v / 1000))]);
+        put(&mut t, at + 4, GROUPS[group_index(u64::from(v % 1000))]);
+    };
+    chunk(12, top, q2);
+    chunk(20, q2, q1);
+    chunk(28, q1, shifted);
     put(&mut t, 8, GROUPS[group_index(top)]);
-    put_three_groups(&mut t, 12, mid);
-    put_three_groups(&mut t, 24, low);
     let point = usize::from(f.point);
-    put(&mut t, point, [b'.']);
-    let whole_digits = digit_count(shifted).saturating_sub(usize::from(f.digits));
-    let start = point - grouped_len(whole_digits.max(1));
-    put(&mut t, start.wrapping_sub(1), [b'-']);
+    t[point & 63] = b'.';
+    // The leading digit of `shifted` lands at 35 − its grouped length, the
+    // same wherever the point is; a whole part of 0 is the `0` before it.
+    let lead = &LEADS[(shifted | 1).leading_zeros() as usize & 63];
+    let first = if shifted >= lead.pow {
+        lead.above
+    } else {
+        lead.below
+    };
+    let start = usize::from(first).min(point - 1);
+    t[start.wrapping_sub(1) & 63] = b'-';
     let start = start - usize::from(negative);
     let at = out.len();
     if let Some(text) = t.get(start..start + 32) {
@@ -555,11 +596,7 @@ mod tests {
                             assert_eq!(String::from_utf8_lossy(&out), want, "{d}e{exp}");
                             seen += 1;
                         } else {
-                            assert!(
-                                exp < -21
-                                    || u128::from(d) * 10u128.pow(exp.max(0) as u32) >= 1 << 64,
-                                "{d}e{exp} refused"
-                            );
+                            assert!(refused(d, exp), "{d}e{exp} refused");
                             assert_eq!(out, b"x");
                         }
                     }
@@ -570,6 +607,43 @@ mod tests {
         let mut out = Vec::new();
         assert!(push_float(&mut out, false, 0, 0));
         assert_eq!(out, b"0.0");
+        // Coefficients of 18 to 20 digits, as far as their padded
+        // fraction fits in 64 bits: every leading-digit place.
+        let mut wide = 0;
+        for d in [
+            u64::MAX,
+            u64::MAX / 10 * 10 - 1,
+            10u64.pow(19) + 1,
+            10u64.pow(19) - 1,
+            10u64.pow(18) + 7,
+            10u64.pow(17) * 3 + 1,
+            (1 << 63) + 1,
+        ] {
+            for exp in -22..=2 {
+                for negative in [false, true] {
+                    let mut out = b"x".to_vec();
+                    if push_float(&mut out, negative, d, exp) {
+                        let want = format!("x{}", slow_float(negative, d, exp));
+                        assert_eq!(String::from_utf8_lossy(&out), want, "{d}e{exp}");
+                        wide += 1;
+                    } else {
+                        assert!(refused(d, exp), "{d}e{exp} refused");
+                    }
+                }
+            }
+        }
+        assert!(wide > 40, "{wide}");
+    }
+
+    /// What [`push_float`] may refuse: more than 21 fraction digits, or a
+    /// padded fraction or whole number of 2^64 or more.
+    fn refused(d: u64, exp: i32) -> bool {
+        let pad = if exp < 0 {
+            (3 - exp.unsigned_abs() % 3) % 3
+        } else {
+            exp as u32
+        };
+        exp < -21 || u128::from(d) * 10u128.pow(pad) >= 1 << 64
     }
 
     #[test]

@@ -157,14 +157,18 @@ pub fn write_decimal(out: &mut impl Output, d: &Decimal) {
 /// NaN and infinities have no JTOO form.
 #[inline]
 pub fn write_f64(out: &mut impl Output, v: f64) -> Result<(), Error> {
+    use crate::float::shortest::{f64_schubfach, f64_shortest_fast};
+    if let Some(s) = f64_shortest_fast(v) {
+        // (Never zero: no `-0.0` question here.)
+        if !digits::push_float(out, v.is_sign_negative(), s.digits, s.exp) {
+            write_shortest_decimal(out, v.is_sign_negative(), s);
+        }
+        return Ok(());
+    }
     if !v.is_finite() {
         return Err(non_finite());
     }
-    write_shortest(
-        out,
-        v.is_sign_negative(),
-        crate::float::shortest::f64_shortest(v),
-    );
+    write_shortest(out, v.is_sign_negative(), f64_schubfach(v));
     Ok(())
 }
 

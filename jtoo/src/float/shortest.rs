@@ -224,13 +224,22 @@ fn split(bits: u64, p: u32, exp_mask: u64, q_min: i32) -> Result<Scaled, Shortes
 /// cannot settle, take the full Schubfach comparisons.
 #[inline]
 pub(crate) fn f64_shortest(v: f64) -> Shortest {
-    f64_one_product(v.to_bits()).unwrap_or_else(|| f64_schubfach(v))
+    f64_shortest_fast(v).unwrap_or_else(|| f64_schubfach(v))
+}
+
+/// [`f64_shortest`]'s fast path on its own: `Some` (never zero digits) for
+/// nearly every normal float off a power of two, `None` for the rest
+/// (zero, subnormals, powers of two, the top binade, NaN, infinities and
+/// near-ties), which [`f64_schubfach`] answers when finite.
+#[inline(always)]
+pub(crate) fn f64_shortest_fast(v: f64) -> Option<Shortest> {
+    f64_one_product(v.to_bits())
 }
 
 /// Schubfach with its three products, for every finite `f64`.
 #[cold]
 #[inline(never)]
-fn f64_schubfach(v: f64) -> Shortest {
+pub(crate) fn f64_schubfach(v: f64) -> Shortest {
     let s = match split(v.to_bits(), 53, 0x7ff, -1074) {
         Ok(s) => s,
         Err(done) => return done,
@@ -338,13 +347,17 @@ fn f64_one_product(bits: u64) -> Option<Shortest> {
     // ten times the fraction carries ten times its error).
     let ten = u128::from(f) * 10;
     let (digit, rest) = ((ten >> 64) as u64, ten as u64);
-    if rest.abs_diff(1 << 63) <= 4 * SLACK {
+    // (`rest` within 4 · SLACK of one half.)
+    if rest.wrapping_sub((1 << 63) - 4 * SLACK) <= 8 * SLACK {
         return None;
     }
-    Some(Shortest::new(
-        n * 10 + digit + u64::from(rest > 1 << 63),
-        k - 1,
-    ))
+    let last = digit + u64::from(rest > 1 << 63);
+    let digits = n * 10 + last;
+    Some(if (1..10).contains(&last) {
+        Shortest { digits, exp: k - 1 } // no trailing zero
+    } else {
+        Shortest::new(digits, k - 1)
+    })
 }
 
 /// Round to odd of `g · cp / 2^95` with a 64-bit `g` (for `f32`).
