@@ -151,9 +151,29 @@ impl FrameCodec {
     /// Checks the next frame in `buf` as far as it has arrived, without
     /// consuming anything; returns its two section lengths once all of it
     /// is there. Every check but the JTOO section's validity is done here.
-    #[inline]
+    #[inline(always)]
     fn next_frame(&mut self, buf: &mut BytesMut) -> Result<Option<(usize, usize)>, FrameError> {
-        let lens = match self.whole_frame(buf) {
+        // The common case inline, in the caller: its lengths stay in
+        // registers (the general path returns them through memory).
+        let whole = self.whole_frame(buf);
+        if let Some(lens) = whole
+            && !self.refusal_possible
+        {
+            return Ok(Some(lens));
+        }
+        self.next_frame_checked(buf, whole)
+    }
+
+    /// [`FrameCodec::next_frame`] out of line, given what
+    /// [`FrameCodec::whole_frame`] found: every case, the 505 reply
+    /// included.
+    #[inline(never)]
+    fn next_frame_checked(
+        &mut self,
+        buf: &mut BytesMut,
+        whole: Option<(usize, usize)>,
+    ) -> Result<Option<(usize, usize)>, FrameError> {
+        let lens = match whole {
             Some(lens) => Some(lens),
             None => self.next_frame_in_parts(buf)?,
         };
