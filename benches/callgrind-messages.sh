@@ -1,5 +1,5 @@
 #!/bin/sh
-# Instructions per typed message (benches/src/messages.rs), TypedCodec
+# Instructions per typed message (benches/support/src/messages.rs), TypedCodec
 # against its JSON peers, counted by callgrind: deterministic where wall
 # time on a shared machine is not.
 #

@@ -26,7 +26,7 @@ read -r -a crates <<<"$(sed -n 's/^CRATES="\(.*\)"$/\1/p' scripts/publish.sh)"
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
 rm -rf target/package
-cargo package --workspace --exclude benches --allow-dirty --no-verify --quiet
+cargo package --workspace --exclude benches --exclude bench-support --allow-dirty --no-verify --quiet
 
 work=target/package-check
 mkdir -p "$work"

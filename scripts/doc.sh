@@ -31,7 +31,8 @@ for arg in "$@"; do
 done
 target=$(cargo metadata --no-deps --format-version 1 |
     sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-# The workspace's documented libraries (benches is doc = false; jtoo-cli
+# The workspace's documented libraries (benches and bench-support are
+# doc = false; jtoo-cli
 # has only its binary, not documented either).
 for krate in jtoo htoo jtoo_serde jtoo_frame jte jtoo_lsp spec_tests; do
     mkdir -p "$target/doc/$krate"
@@ -43,9 +44,11 @@ if $check; then
         echo "doc.sh: $page does not link jtoo::Value" >&2
         exit 1
     fi
-    if [ -e "$target/doc/benches" ]; then
-        echo "doc.sh: the benches crate was documented" >&2
-        exit 1
-    fi
+    for krate in benches bench_support; do
+        if [ -e "$target/doc/$krate" ]; then
+            echo "doc.sh: the $krate crate was documented" >&2
+            exit 1
+        fi
+    done
     echo "doc.sh: cross-crate links resolved"
 fi

@@ -12,7 +12,7 @@
 #       the first crate (or CRATE, to resume after a failure) on.
 #
 # Needs a clean git tree for a real publish and `cargo login` first.
-# benches is never published (publish = false).
+# benches and bench-support are never published (publish = false).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,7 @@ done
 
 if $dry_run; then
     # shellcheck disable=SC2086 # $verify is empty or one flag
-    exec cargo package --workspace --exclude benches --allow-dirty $verify
+    exec cargo package --workspace --exclude benches --exclude bench-support --allow-dirty $verify
 fi
 
 started=false

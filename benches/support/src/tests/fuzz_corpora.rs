@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 fn corpus_dir(target: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fuzz/corpus")
+        .join("../../fuzz/corpus")
         .join(target)
 }
 
