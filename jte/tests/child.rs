@@ -8,6 +8,8 @@
 #[path = "../examples/rpc.rs"]
 mod example;
 
+#[path = "one_test.rs"]
+mod one_test;
 use futures::StreamExt;
 use jte::{Peer, Transport};
 use std::process::Stdio;
@@ -57,10 +59,7 @@ fn main() {
         runtime.block_on(example::serve_stdio()).unwrap();
         std::process::exit(0);
     }
-    // `cargo test` passes libtest's flags; a filter naming another test
-    // skips this one.
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    if filter.is_none_or(|f| "calls_over_a_child_processs_stdio".contains(&f)) {
+    if one_test::should_run("calls_over_a_child_processs_stdio") {
         runtime.block_on(calls_over_a_child_processs_stdio());
         println!("test calls_over_a_child_processs_stdio ... ok");
     }

@@ -15,6 +15,9 @@
 mod example;
 
 #[cfg(unix)]
+#[path = "one_test.rs"]
+mod one_test;
+#[cfg(unix)]
 use {
     example::demo,
     jte::{Peer, terminal},
@@ -76,10 +79,7 @@ fn main() {
         runtime.block_on(demo::program()).unwrap();
         std::process::exit(0);
     }
-    // `cargo test` passes libtest's flags; a filter naming another test
-    // skips this one.
-    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    if filter.is_none_or(|f| "program_and_terminal_over_a_pty".contains(&f)) {
+    if one_test::should_run("program_and_terminal_over_a_pty") {
         runtime.block_on(program_and_terminal_over_a_pty());
         println!("test program_and_terminal_over_a_pty ... ok");
     }
