@@ -405,9 +405,14 @@ pub(crate) fn push_u64_decimal(out: &mut impl Output, negative: bool, mut c: u64
     });
 }
 
-/// Scratch size of [`push_float`]: seven groups at 8..36, `.0` after, and
-/// a fixed 32-byte copy from the text's start (at most 34).
-const FLOAT_SCRATCH: usize = 72;
+/// Scratch size of [`push_float`]: seven groups at 6..34, `.0` after, and
+/// a fixed 32-byte copy from the text's start (at most 32; 3 at least,
+/// for 21 fraction digits and a sign).
+const FLOAT_SCRATCH: usize = 64;
+
+/// Where [`push_float`] places the `_` after the units digit of its
+/// number: the seven groups and their `_` take the 28 bytes up to it.
+const UNITS_END: usize = 33;
 
 /// Where [`push_float`] cuts its text for a fraction of `scale` digits.
 #[derive(Clone, Copy)]
@@ -425,13 +430,13 @@ struct Fraction {
 static FRACTIONS: [Fraction; 22] = {
     let mut t = [Fraction {
         pad: 1,
-        point: 35,
-        end: 37,
+        point: UNITS_END as u8,
+        end: UNITS_END as u8 + 2,
     }; 22];
     let mut scale: usize = 1;
     while scale < 22 {
         let groups = scale.div_ceil(3);
-        let point = 35 - 4 * groups;
+        let point = UNITS_END - 4 * groups;
         t[scale] = Fraction {
             pad: POW10[groups * 3 - scale],
             point: point as u8,
@@ -442,54 +447,33 @@ static FRACTIONS: [Fraction; 22] = {
     t
 };
 
-/// Where [`push_float`]'s leading digit lands, by the number's count of
-/// leading zero bits: [`digit_count`]'s guess `g` for its bit length and
-/// 10^g, and the place (35 − the grouped length) for `g` and for `g + 1`
-/// digits.
-#[derive(Clone, Copy)]
-struct Lead {
-    pow: u64,
-    below: u8,
-    above: u8,
-}
-
-static LEADS: [Lead; 64] = {
-    let mut t = [Lead {
-        pow: 1,
-        below: 35,
-        above: 35,
-    }; 64];
-    let mut zeros = 0;
-    while zeros < 64 {
-        let g = ((64 - zeros) * 1233) >> 12;
-        t[zeros] = Lead {
-            pow: POW10[g],
-            below: lead_place(g),
-            above: lead_place(g + 1),
-        };
-        zeros += 1;
-    }
-    t
-};
-
-/// 35 less the grouped length of `digits` digits (at least one).
-const fn lead_place(digits: usize) -> u8 {
-    let d = if digits == 0 { 1 } else { digits };
-    (35 - (d + (d - 1) / 3)) as u8
-}
-
 /// Appends `±d × 10^exp` — a float's shortest digits or a decimal's
 /// coefficient, without trailing zeros (or 0) — in the decimal layout, when
 /// the number has at most 21 fraction digits and `d`, padded with zeros to
 /// whole groups of fraction digits, or the whole number, is below 2^64;
 /// `false` (nothing written) otherwise.
+#[inline(always)]
+pub(crate) fn push_float(out: &mut impl Output, negative: bool, d: u64, exp: i32) -> bool {
+    let whole = digit_count(d) as i32 + exp;
+    push_float_sized(out, negative, d, exp, whole)
+}
+
+/// [`push_float`] given `whole`, the count of `d`'s digits plus `exp`
+/// (the digits before the point; 0 or less for a number below 1), which
+/// the float writer knows without counting.
 ///
 /// The digits are shifted so the fraction is a whole number of groups,
 /// split into seven three-digit groups (`ttt_aaa_aaa_aaa_bbb_bbb_bbb_`),
 /// the `_` after the last whole-part group becomes the point, and the text
 /// is cut out around it: no per-digit loop.
 #[inline(always)]
-pub(crate) fn push_float(out: &mut impl Output, negative: bool, d: u64, exp: i32) -> bool {
+pub(crate) fn push_float_sized(
+    out: &mut impl Output,
+    negative: bool,
+    d: u64,
+    exp: i32,
+    whole: i32,
+) -> bool {
     // `exp` ≤ 0 (a fraction of −exp digits, or none) by the table, the
     // rest (whole numbers with zeros after `d`) by a power of ten.
     let (f, shifted) = match FRACTIONS.get(exp.wrapping_neg() as u32 as usize) {
@@ -503,7 +487,7 @@ pub(crate) fn push_float(out: &mut impl Output, negative: bool, d: u64, exp: i32
         },
     };
     // Below 2^64: the top one or two digits, then three six-digit chunks
-    // of two groups each, at fixed places: the units digit at 34.
+    // of two groups each, at fixed places.
     let q1 = shifted / 1_000_000;
     let q2 = q1 / 1_000_000;
     let top = q2 / 1_000_000;
@@ -515,23 +499,16 @@ pub(crate) fn push_float(out: &mut impl Output, negative: bool, d: u64, exp: i32
         put(&mut t, at, GROUPS[group_index(u64::from(v / 1000))]);
         put(&mut t, at + 4, GROUPS[group_index(u64::from(v % 1000))]);
     };
-    chunk(12, top, q2);
-    chunk(20, q2, q1);
-    chunk(28, q1, shifted);
-    put(&mut t, 8, GROUPS[group_index(top)]);
+    chunk(UNITS_END - 23, top, q2);
+    chunk(UNITS_END - 15, q2, q1);
+    chunk(UNITS_END - 7, q1, shifted);
+    put(&mut t, UNITS_END - 27, GROUPS[group_index(top)]);
     let point = usize::from(f.point);
     t[point & 63] = b'.';
-    // The leading digit of `shifted` lands at 35 − its grouped length, the
-    // same wherever the point is; a whole part of 0 is the `0` before it.
-    let lead = &LEADS[(shifted | 1).leading_zeros() as usize & 63];
-    let first = if shifted >= lead.pow {
-        lead.above
-    } else {
-        lead.below
-    };
-    let start = usize::from(first).min(point - 1);
+    // The whole part (at least the one digit `0`) ends at the point.
+    let start = point - usize::from(GROUPED_LEN[whole.max(1) as usize & 63]);
     t[start.wrapping_sub(1) & 63] = b'-';
-    let start = start - usize::from(negative);
+    let start = start.wrapping_sub(usize::from(negative));
     let at = out.len();
     if let Some(text) = t.get(start..start + 32) {
         out.extend_from_slice(text);

@@ -157,10 +157,10 @@ pub fn write_decimal(out: &mut impl Output, d: &Decimal) {
 /// NaN and infinities have no JTOO form.
 #[inline]
 pub fn write_f64(out: &mut impl Output, v: f64) -> Result<(), Error> {
-    use crate::float::shortest::{f64_schubfach, f64_shortest_fast};
-    if let Some(s) = f64_shortest_fast(v) {
+    use crate::float::shortest::{f64_schubfach, f64_shortest_sized};
+    if let Some((s, whole)) = f64_shortest_sized(v) {
         // (Never zero: no `-0.0` question here.)
-        if !digits::push_float(out, v.is_sign_negative(), s.digits, s.exp) {
+        if !digits::push_float_sized(out, v.is_sign_negative(), s.digits, s.exp, whole) {
             write_shortest_decimal(out, v.is_sign_negative(), s);
         }
         return Ok(());

@@ -224,15 +224,17 @@ fn split(bits: u64, p: u32, exp_mask: u64, q_min: i32) -> Result<Scaled, Shortes
 /// cannot settle, take the full Schubfach comparisons.
 #[inline]
 pub(crate) fn f64_shortest(v: f64) -> Shortest {
-    f64_shortest_fast(v).unwrap_or_else(|| f64_schubfach(v))
+    f64_one_product(v.to_bits()).map_or_else(|| f64_schubfach(v), |(s, _)| s)
 }
 
-/// [`f64_shortest`]'s fast path on its own: `Some` (never zero digits) for
+/// [`f64_shortest`]'s fast path on its own, with the count of digits
+/// before the point (`digits`' count plus `exp`; 0 or less below 1), which
+/// the product gives without counting: `Some` (never zero digits) for
 /// nearly every normal float off a power of two, `None` for the rest
 /// (zero, subnormals, powers of two, the top binade, NaN, infinities and
 /// near-ties), which [`f64_schubfach`] answers when finite.
 #[inline(always)]
-pub(crate) fn f64_shortest_fast(v: f64) -> Option<Shortest> {
+pub(crate) fn f64_shortest_sized(v: f64) -> Option<(Shortest, i32)> {
     f64_one_product(v.to_bits())
 }
 
@@ -315,8 +317,12 @@ static BINADES: [u16; 2048] = {
 /// Whole numbers need no case of their own: nothing above depends on the
 /// float having a fraction (when `Y` is whole it is found as `⌊Y⌋`, or from
 /// just below as `⌊Y⌋ + 1`), and [`Shortest::new`] strips the zeros.
+///
+/// Also returned: the count of digits before the point, `k` plus the digit
+/// count of the unstripped result. `Y` lies in [10^14.65, 10^15.96), so
+/// `⌊Y⌋` and `⌊Y⌋ + 1` have 15 or 16 digits and the longer answer 16 or 17.
 #[inline(always)]
-fn f64_one_product(bits: u64) -> Option<Shortest> {
+fn f64_one_product(bits: u64) -> Option<(Shortest, i32)> {
     let t = bits & ((1 << 52) - 1);
     if t == 0 {
         return None; // a power of two (or zero): the interval is lopsided
@@ -333,12 +339,14 @@ fn f64_one_product(bits: u64) -> Option<Shortest> {
     let (n, f) = ((y >> 64) as u64, y as u64);
     // ⌊g / 2^(69 − h)⌋ (`g` < 2^126, so `g >> 62` fits in 64 bits).
     let half = ((g >> 62) as u64) >> shift;
+    // Digits before the point of a 15- or 16-digit `d · 10^k`.
+    let short = |d: u64| (Shortest::new(d, k), k + 15 + i32::from(d >= POW10_15));
     if f < half - SLACK {
-        return Some(Shortest::new(n, k));
+        return Some(short(n));
     }
     let (up, carry) = f.overflowing_add(half);
     if carry && up > SLACK {
-        return Some(Shortest::new(n + 1, k));
+        return Some(short(n + 1));
     }
     if f <= half + SLACK || carry || up >= SLACK.wrapping_neg() {
         return None;
@@ -353,12 +361,16 @@ fn f64_one_product(bits: u64) -> Option<Shortest> {
     }
     let last = digit + u64::from(rest > 1 << 63);
     let digits = n * 10 + last;
+    let whole = k + 15 + i32::from(digits >= POW10_15 * 10);
     Some(if (1..10).contains(&last) {
-        Shortest { digits, exp: k - 1 } // no trailing zero
+        (Shortest { digits, exp: k - 1 }, whole) // no trailing zero
     } else {
-        Shortest::new(digits, k - 1)
+        (Shortest::new(digits, k - 1), whole)
     })
 }
+
+/// 10^15.
+const POW10_15: u64 = 1_000_000_000_000_000;
 
 /// Round to odd of `g · cp / 2^95` with a 64-bit `g` (for `f32`).
 #[inline(always)]
@@ -568,8 +580,10 @@ mod tests {
         let mut total = 0;
         let mut check = |v: f64| {
             let bits = v.to_bits();
-            if let Some(fast) = f64_one_product(bits) {
+            if let Some((fast, whole)) = f64_one_product(bits) {
                 assert_eq!(fast, f64_schubfach(v), "{v:e} ({bits:#x})");
+                let count = fast.digits.to_string().len() as i32;
+                assert_eq!(whole, count + fast.exp, "{v:e} ({bits:#x})");
                 answered += 1;
             }
             total += 1;
