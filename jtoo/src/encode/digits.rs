@@ -509,11 +509,12 @@ pub(crate) fn push_float_sized(
     let start = point - usize::from(GROUPED_LEN[whole.max(1) as usize & 63]);
     t[start.wrapping_sub(1) & 63] = b'-';
     let start = start.wrapping_sub(usize::from(negative));
-    let at = out.len();
+    let len = usize::from(f.end) - start;
     if let Some(text) = t.get(start..start + 32) {
         out.extend_from_slice(text);
+        // (Measured from the end: only `len` is live across a growth.)
+        out.truncate(out.len() - (32 - len));
     }
-    out.truncate(at + (usize::from(f.end) - start));
     true
 }
 

@@ -157,18 +157,32 @@ pub fn write_decimal(out: &mut impl Output, d: &Decimal) {
 /// NaN and infinities have no JTOO form.
 #[inline]
 pub fn write_f64(out: &mut impl Output, v: f64) -> Result<(), Error> {
-    use crate::float::shortest::{f64_schubfach, f64_shortest_sized};
-    if let Some((s, whole)) = f64_shortest_sized(v) {
-        // (Never zero: no `-0.0` question here.)
-        if !digits::push_float_sized(out, v.is_sign_negative(), s.digits, s.exp, whole) {
-            write_shortest_decimal(out, v.is_sign_negative(), s);
+    // Nearly every float: the one product and the layout on the stack, with
+    // no call but the buffer's growth (so few registers to save).
+    match crate::float::shortest::f64_shortest_sized(v) {
+        Some((s, whole))
+            if digits::push_float_sized(out, v.is_sign_negative(), s.digits, s.exp, whole) =>
+        {
+            Ok(())
         }
-        return Ok(());
+        _ => write_f64_rest(out, v),
     }
+}
+
+/// [`write_f64`] for the floats its fast path leaves: zero, NaN and the
+/// infinities, subnormals, powers of two, near-ties, and magnitudes with
+/// more than 21 fraction digits or more than 20 whole ones.
+#[cold]
+#[inline(never)]
+fn write_f64_rest(out: &mut impl Output, v: f64) -> Result<(), Error> {
     if !v.is_finite() {
         return Err(non_finite());
     }
-    write_shortest(out, v.is_sign_negative(), f64_schubfach(v));
+    write_shortest(
+        out,
+        v.is_sign_negative(),
+        crate::float::shortest::f64_shortest(v),
+    );
     Ok(())
 }
 

@@ -241,7 +241,7 @@ pub(crate) fn f64_shortest_sized(v: f64) -> Option<(Shortest, i32)> {
 /// Schubfach with its three products, for every finite `f64`.
 #[cold]
 #[inline(never)]
-pub(crate) fn f64_schubfach(v: f64) -> Shortest {
+fn f64_schubfach(v: f64) -> Shortest {
     let s = match split(v.to_bits(), 53, 0x7ff, -1074) {
         Ok(s) => s,
         Err(done) => return done,
