@@ -977,7 +977,7 @@ impl std::io::Read for Trickle<'_> {
 /// document. The streaming readers (`jtoo::stream::Reader` and
 /// `jtoo::json::stream`) read it in a window exactly as the whole-input
 /// readers read it: the same canonical bytes, or the same error at the
-/// same position. JTOO to JSON: the one pass
+/// same position; `next_part` gives `next_event`'s events. JTOO to JSON: the one pass
 /// (`jtoo::json::stream::write_json_one_pass`, the two passes finishing
 /// what it leaves undecided, as `jtoo to-json` does) writes what the two
 /// passes (`Shapes::read`, `write_json`) write, and they what
@@ -1035,6 +1035,11 @@ pub fn stream_read(data: &[u8]) {
             (Err(a), Err(b)) => assert_eq!((a.kind(), a.position()), (b.kind(), b.position())),
             _ => panic!("check: {whole:?} vs {checked:?}"),
         }
+        // So does reading in parts (lists whole when they end in the window).
+        assert!(
+            events(doc, syntax, buffer, step, true) == events(doc, syntax, buffer, step, false),
+            "next_part vs next_event"
+        );
         (whole, streamed)
     };
     match (&whole, &streamed) {
@@ -1045,6 +1050,60 @@ pub fn stream_read(data: &[u8]) {
             "{a} vs {b}"
         ),
         _ => panic!("{whole:?} vs {streamed:?}"),
+    }
+}
+
+/// The events `jtoo::stream::Reader` gives of `doc` (with `parts`, by
+/// `next_part`, a whole list read into its events), then its error's kind,
+/// position and message.
+fn events(
+    doc: &[u8],
+    syntax: jtoo::parse::Syntax,
+    buffer: usize,
+    step: usize,
+    parts: bool,
+) -> (
+    Vec<Vec<u8>>,
+    Option<(jtoo::ErrorKind, Option<jtoo::Position>, String)>,
+) {
+    use jtoo::stream::{Event, Part, Reader};
+    fn text(e: Event<'_>) -> Vec<u8> {
+        match e {
+            Event::Open => b"[".to_vec(),
+            Event::Close => b"]".to_vec(),
+            Event::Colon => b":".to_vec(),
+            Event::Scalar(s) => s.text().to_vec(),
+        }
+    }
+    let mut r = Reader::new(Trickle {
+        bytes: doc,
+        step,
+        n: 0,
+    })
+    .with_syntax(syntax)
+    .with_buffer_size(buffer);
+    let mut seen = Vec::new();
+    loop {
+        let next = if parts {
+            r.next_part()
+        } else {
+            r.next_event().map(|e| e.map(Part::Event))
+        };
+        match next {
+            Ok(None) => return (seen, None),
+            Err(e) => return (seen, Some((e.kind(), e.position(), e.to_string()))),
+            Ok(Some(Part::Event(e))) => seen.push(text(e)),
+            Ok(Some(Part::List(list))) => {
+                let mut whole = Reader::new(list).with_syntax(syntax);
+                loop {
+                    match whole.next_event() {
+                        Ok(Some(e)) => seen.push(text(e)),
+                        Ok(None) => break,
+                        Err(e) => panic!("a list given whole fails: {e}"),
+                    }
+                }
+            }
+        }
     }
 }
 
