@@ -128,3 +128,8 @@ fn jtoo_serde_never_flips_the_sign_of_integers_below_i128() {
 fn document_roundtrip_corpus() {
     replay("document_roundtrip");
 }
+
+#[test]
+fn stream_read_corpus() {
+    replay("stream_read");
+}
