@@ -414,6 +414,9 @@ const FLOAT_SCRATCH: usize = 64;
 /// number: the seven groups and their `_` take the 28 bytes up to it.
 const UNITS_END: usize = 33;
 
+/// ⌈2^128 / 10^18⌉ as its high and low 64 bits.
+const TEN_POW_18_INV: (u64, u64) = (18, 0x725d_d1d2_43ab_a0e8);
+
 /// Where [`push_float`] cuts its text for a fraction of `scale` digits.
 #[derive(Clone, Copy)]
 struct Fraction {
@@ -486,23 +489,32 @@ pub(crate) fn push_float_sized(
             None => return false,
         },
     };
-    // Below 2^64: the top one or two digits, then three six-digit chunks
-    // of two groups each, at fixed places.
-    let q1 = shifted / 1_000_000;
-    let q2 = q1 / 1_000_000;
-    let top = q2 / 1_000_000;
+    // The seven groups at fixed places, left to right: `shifted / 10^18`
+    // in 64.64 fixed point, its whole part the top group (0 ..= 18), then
+    // six times the next group as the whole part of 1000 × the fraction.
+    // The fraction is rounded up by less than 2^−63 ([`TEN_POW_18_INV`] is
+    // rounded up, and 1 is added after the truncating product), so the
+    // last group, 10^15 × that error from the exact value below it, is
+    // still exact: 10^18 · 2^−63 < 1 (the groups before it have more room).
+    let x = u128::from(shifted) * u128::from(TEN_POW_18_INV.0)
+        + ((u128::from(shifted) * u128::from(TEN_POW_18_INV.1)) >> 64)
+        + 1;
     let mut t = [b'0'; FLOAT_SCRATCH];
-    // Each group on its own: two 4-byte stores are cheaper than building
-    // the 8-byte word.
-    let mut chunk = |at: usize, hi: u64, lo: u64| {
-        let v = (lo - hi * 1_000_000) as u32;
-        put(&mut t, at, GROUPS[group_index(u64::from(v / 1000))]);
-        put(&mut t, at + 4, GROUPS[group_index(u64::from(v % 1000))]);
-    };
-    chunk(UNITS_END - 23, top, q2);
-    chunk(UNITS_END - 15, q2, q1);
-    chunk(UNITS_END - 7, q1, shifted);
-    put(&mut t, UNITS_END - 27, GROUPS[group_index(top)]);
+    put(
+        &mut t,
+        UNITS_END - 27,
+        GROUPS[group_index((x >> 64) as u64)],
+    );
+    let mut fraction = x as u64;
+    for i in 1..7 {
+        let p = u128::from(fraction) * 1000;
+        put(
+            &mut t,
+            UNITS_END - 27 + 4 * i,
+            GROUPS[group_index((p >> 64) as u64)],
+        );
+        fraction = p as u64;
+    }
     let point = usize::from(f.point);
     t[point & 63] = b'.';
     // The whole part (at least the one digit `0`) ends at the point.
@@ -611,6 +623,43 @@ mod tests {
             }
         }
         assert!(wide > 40, "{wide}");
+    }
+
+    /// The fixed-point group split is exact for every 64-bit number: the
+    /// numbers around each power of ten and each multiple of 10^18 (where
+    /// the fraction below a group is all nines or all zeros), and random
+    /// ones, as whole numbers and with 18 fraction digits.
+    #[test]
+    fn groups_of_any_u64() {
+        let mut values = vec![0, 1, u64::MAX, u64::MAX - 1];
+        for p in 0..20 {
+            let t = 10u64.pow(p);
+            values.extend([t - 1, t, t + 1, t.wrapping_mul(9) / 9 * 7]);
+        }
+        for m in 1..=18u64 {
+            let t = m * 10u64.pow(18);
+            values.extend([t - 1, t, t + 1, t - 999, t + 999_999]);
+        }
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            let r = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            values.push(r >> (r % 64));
+        }
+        for v in values {
+            for exp in [0, -18] {
+                let mut out = Vec::new();
+                assert!(push_float(&mut out, false, v, exp), "{v}e{exp}");
+                // (Trailing zeros of the fraction are written as given.)
+                assert_eq!(
+                    String::from_utf8_lossy(&out),
+                    slow_float(false, v, exp),
+                    "{v}e{exp}"
+                );
+            }
+        }
     }
 
     /// What [`push_float`] may refuse: more than 21 fraction digits, or a
