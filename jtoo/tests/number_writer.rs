@@ -243,6 +243,45 @@ fn fast_path_edges() {
     }
 }
 
+/// Where rounding carries the shortest digits into one more digit before
+/// the point (`999.999…` to `1000.0`, the product's 15- or 16-digit
+/// candidates rounded up to the next power of ten), whole numbers (now
+/// through the one-product path), and the fast path's limits: 21 fraction
+/// digits, 20 whole ones.
+#[test]
+fn digit_count_carries() {
+    let mut cases: Vec<f64> = Vec::new();
+    for p in -24..=22 {
+        for nines in 13..=18 {
+            cases.push(format!("9.{}e{p}", "9".repeat(nines)).parse().unwrap());
+        }
+        let mut up: f64 = format!("1e{p}").parse().unwrap();
+        let mut down = up;
+        for _ in 0..40 {
+            up = f64::from_bits(up.to_bits() + 1);
+            down = f64::from_bits(down.to_bits() - 1);
+            cases.extend([up, down]);
+        }
+    }
+    for i in 1..=20_000u64 {
+        cases.push(i as f64);
+        cases.push((i * 999_983) as f64 * 1e3);
+    }
+    cases.extend([
+        1e-7,
+        1.234_567_890_123_456_7e-21,
+        1.234_567_890_123_456_7e-20,
+        9.999_999_999_999_999e20,
+        1e21,
+        18_446_744_073_709_549_568.0, // 2^64 less one step: 20 whole digits
+        4_503_599_627_370_497.0,      // 2^52 + 1
+    ]);
+    for f in cases {
+        check_f64(f);
+        check_f64(-f);
+    }
+}
+
 #[test]
 fn float32_edges() {
     let mut cases = vec![
