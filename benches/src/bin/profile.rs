@@ -5,8 +5,10 @@
 //! `twitter`, `citm_catalog` or `canada`; `json-parse`, `json-de` and
 //! `json-ser` run the serde_json peers of `parse`, `typed-de` and `typed-ser`), `frame-decode`, `frame-decode-ldc`,
 //! `frame-encode`, `frame-encode-ldc` (FILE `small` or `large`; `-ldc`: tokio-util's
-//! `LengthDelimitedCodec`), `jte` (FILE ignored), `jte-json` (the JSON-lines peer of `jte`),
-//! `jte-lines-codec` (the same through `LinesCodec`); `msg-encode`,
+//! `LengthDelimitedCodec`; a run of `small` is compare's 1,000,000 × 100 B),
+//! `jte` (FILE ignored; a run decodes 20,000 packets of compare's JTE stream
+//! through `PacketCodec`), `jte-json` (the JSON-lines peer of `jte`,
+//! compare's), `jte-lines-codec` (the same through `LinesCodec`); `msg-encode`,
 //! `msg-decode` (typed messages through `TypedCodec`, FILE the message
 //! count) and their peers `msg-encode-json`, `msg-decode-json` (JSON lines,
 //! `from_str`), `msg-decode-json-slice` (`from_slice`), `msg-encode-ldc`,
