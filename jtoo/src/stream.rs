@@ -46,6 +46,10 @@ use std::io::{Read, Write};
 /// this are read in one try.
 const LOOKAHEAD: usize = 64 * 1024;
 
+/// Bytes of output [`Reader::write_canonical`] of strict JTOO keeps back
+/// to write with what follows them.
+const TAIL: usize = 4096;
+
 /// Bytes that must follow an error's position before it is trusted while
 /// more input may come: more than any token whose error could move with
 /// bytes still to come (the longest date-time is 40 bytes; a JSON number
@@ -564,10 +568,24 @@ impl<R: Read> Reader<R> {
     /// [`Reader::walk`] checks, and each step's between, are copied as they
     /// are (a step's `,` is dropped with the bytes before its token when the
     /// window reads on: it is written again).
+    ///
+    /// A long run of checked bytes goes out as it is; the output's last
+    /// [`TAIL`] bytes wait in `chunk` (less than [`LOOKAHEAD`] in all), so
+    /// that its end goes out in one write with what the caller writes after
+    /// it (a newline, through a buffer of the read size).
     fn copy_strict(&mut self, out: &mut impl Write, mut chunk: Vec<u8>) -> Result<usize, Error> {
         loop {
             let n = self.walk().inspect_err(|_| self.state = State::Done)?;
-            chunk.extend_from_slice(self.w.since(self.w.pos() - n));
+            let walked = self.w.since(self.w.pos() - n);
+            if chunk.len() + walked.len() >= LOOKAHEAD {
+                let (head, tail) = walked.split_at(walked.len().saturating_sub(TAIL));
+                out.write_all(&chunk)?;
+                out.write_all(head)?;
+                chunk.clear();
+                chunk.extend_from_slice(tail);
+            } else {
+                chunk.extend_from_slice(walked);
+            }
             let before = self.state;
             let Some(step) = self.step()? else {
                 break;
@@ -585,8 +603,9 @@ impl<R: Read> Reader<R> {
                 }
             }
             if chunk.len() >= LOOKAHEAD {
-                out.write_all(&chunk)?;
-                chunk.clear();
+                let head = chunk.len() - TAIL;
+                out.write_all(chunk.get(..head).unwrap_or_default())?;
+                chunk.drain(..head);
             }
         }
         out.write_all(&chunk)?;
