@@ -58,7 +58,8 @@ impl Decoder for PacketCodec {
     /// [`FrameCodec`]. A frame whose JTOO section is empty or not a packet
     /// is an error that leaves the stream usable.
     fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Packet>, JteError> {
-        // Read in place and moved once, into the result.
+        // Read in place and moved once, into the result (matched out
+        // rather than mapped: `Result::map` moved it twice).
         let mut packet = Packet::default();
         let read = |jtoo: &[u8], _binary: &[u8]| {
             if jtoo.is_empty() {
@@ -73,7 +74,8 @@ impl Decoder for PacketCodec {
         };
         match self.frames.frame_codec_mut().decode_parsed(buf, read)? {
             None => Ok(None),
-            Some(read) => read.map(|()| Some(packet)),
+            Some(Ok(())) => Ok(Some(packet)),
+            Some(Err(e)) => Err(e),
         }
     }
 
@@ -127,7 +129,9 @@ impl DecodeInbound for PacketCodec {
         };
         match self.frames.frame_codec_mut().decode_parsed(buf, read)? {
             None => Ok(None),
-            Some(read) => read.map(|read| Some(read.map(|()| packet))),
+            Some(Ok(Ok(()))) => Ok(Some(Ok(packet))),
+            Some(Ok(Err(refused))) => Ok(Some(Err(refused))),
+            Some(Err(e)) => Err(e),
         }
     }
 
