@@ -174,6 +174,41 @@ fn packet_codec_over_frames() {
     assert!(matches!(codec.decode(&mut buf), Err(JteError::NotARecord)));
 }
 
+/// The codec reads each packet in place: a packet that breaks a rule after
+/// some of its fields were read leaves nothing in the next one.
+#[test]
+fn packet_codec_reads_every_frame_afresh() {
+    let mut frames = FrameCodec::new();
+    let mut buf = BytesMut::new();
+    for jtoo in [
+        &br#"["command":"detect","datatype":"x","rpcid":5]"#[..],
+        br#"["resid":"r2"]"#,
+        br#"["command":"a","command":"b"]"#,
+        br#"["cont":Y,"data":[1,2]]"#,
+    ] {
+        let frame = Frame::from_jtoo(bytes::Bytes::copy_from_slice(jtoo)).unwrap();
+        frames.encode(frame, &mut buf).unwrap();
+    }
+    let mut codec = PacketCodec::new();
+    assert!(matches!(
+        codec.decode(&mut buf),
+        Err(JteError::InvalidField { field: "rpcid", .. })
+    ));
+    assert_eq!(
+        codec.decode(&mut buf).unwrap(),
+        Some(Packet::response("r2"))
+    );
+    assert!(matches!(codec.decode(&mut buf), Err(JteError::DuplicateKey(k)) if k == "command"));
+    let last = codec.decode(&mut buf).unwrap().unwrap();
+    assert_eq!(
+        last,
+        Packet::default()
+            .with_cont(true)
+            .with_data(jtoo_serde::RawBuf::from_text("[1,2]").unwrap())
+    );
+    assert_eq!(codec.decode_eof(&mut buf).unwrap(), None);
+}
+
 /// Terminal output mixing text, SGR colours, other OSC sequences, and JTE
 /// packets in both encodings, with or without `num-bytes`.
 type Found = Vec<(Osc, Encoding, Packet)>;
