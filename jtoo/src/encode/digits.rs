@@ -493,9 +493,11 @@ pub(crate) fn push_float_sized(
     // in 64.64 fixed point, its whole part the top group (0 ..= 18), then
     // six times the next group as the whole part of 1000 × the fraction.
     // The fraction is rounded up by less than 2^−63 ([`TEN_POW_18_INV`] is
-    // rounded up, and 1 is added after the truncating product), so the
-    // last group, 10^15 × that error from the exact value below it, is
-    // still exact: 10^18 · 2^−63 < 1 (the groups before it have more room).
+    // rounded up, and 1 is added after the truncating product). Each
+    // product by 1000 scales that error by 1000: at group k (1 ..= 6) the
+    // exact value is a multiple of 10^(3k − 18) and the error is below
+    // 10^(3k) · 2^−63, less than that step (10^−18 > 2^−63), so every whole
+    // part is exact.
     let x = u128::from(shifted) * u128::from(TEN_POW_18_INV.0)
         + ((u128::from(shifted) * u128::from(TEN_POW_18_INV.1)) >> 64)
         + 1;
