@@ -873,53 +873,56 @@ impl Walk<'_> {
     /// before the window's end (or the input's), opening and closing lists
     /// on `nest`; it stops before any other token, an error included, and
     /// at the document's end. Returns the bytes consumed.
-    fn run(&self, state: &mut State, nest: &mut impl Nesting) -> usize {
+    fn run(&self, at: &mut State, nest: &mut impl Nesting) -> usize {
         let (window, len, syntax, eof) = (self.window, self.window.len(), self.syntax, self.eof);
+        let (limit, known, offset, max_depth) =
+            (self.limit, self.known, self.offset, self.max_depth);
         // Whether a production's result holds whatever follows: it ended
         // before the window's end, or the input has ended.
         let judged = |r: &[u8]| !r.is_empty() || eof;
+        let mut state = *at;
         let mut i = 0;
-        while i < self.limit {
+        while i < limit {
             let rest = window.get(i..).unwrap_or_default();
-            match *state {
+            match state {
                 State::Value(role) if rest.first() == Some(&b'[') => {
-                    let depth = self.max_depth.saturating_sub(nest.depth());
+                    let depth = max_depth.saturating_sub(nest.depth());
                     match cursor::open(rest, syntax, depth) {
                         Ok((r, _)) => {
                             nest.open(Open {
-                                start: self.offset + i,
+                                start: offset + i,
                                 role,
                             });
                             i = len - r.len();
-                            *state = State::ListFirst;
+                            state = State::ListFirst;
                         }
                         Err(_) => break,
                     }
                 }
-                State::Value(role) => match validate::value_key(rest, syntax, 1, self.known) {
+                State::Value(role) => match validate::value_key(rest, syntax, 1, known) {
                     Ok((r, ambiguous)) if judged(r) => {
                         i = len - r.len();
-                        *state = role.after(ambiguous);
+                        state = role.after(ambiguous);
                     }
                     _ => break,
                 },
                 State::ListFirst => match rest.first() {
                     Some(b']') => {
                         i += 1;
-                        *state = nest.close().after(false);
+                        state = nest.close().after(false);
                     }
-                    Some(_) => *state = State::Value(Role::First),
+                    Some(_) => state = State::Value(Role::First),
                     None => break,
                 },
                 State::AfterFirst { ambiguous } => {
                     if !syntax.is_lenient() && rest.first().is_some_and(|&b| b != b':') {
-                        *state = State::AfterItem;
+                        state = State::AfterItem;
                         continue;
                     }
                     match after_first(rest, syntax, ambiguous) {
                         Ok((r, pair)) if judged(r) => {
                             i = len - r.len();
-                            *state = if pair {
+                            state = if pair {
                                 State::Value(Role::PairValue)
                             } else {
                                 State::AfterItem
@@ -943,17 +946,18 @@ impl Walk<'_> {
                     match next {
                         (r, Next::Item) => {
                             i = len - r.len();
-                            *state = State::Value(Role::First);
+                            state = State::Value(Role::First);
                         }
                         (r, Next::End) => {
                             i = len - r.len() + 1;
-                            *state = nest.close().after(false);
+                            state = nest.close().after(false);
                         }
                     }
                 }
                 State::Start | State::End { .. } | State::Done => break,
             }
         }
+        *at = state;
         i
     }
 }
@@ -974,14 +978,17 @@ struct Stack<'a> {
 }
 
 impl Nesting for Stack<'_> {
+    #[inline]
     fn depth(&self) -> usize {
         self.open.len()
     }
 
+    #[inline]
     fn open(&mut self, list: Open) {
         self.open.push(list);
     }
 
+    #[inline]
     fn close(&mut self) -> Role {
         let role = self.open.pop().map_or(Role::Top, |o| o.role);
         self.lowest = self.lowest.min(self.open.len());
@@ -997,14 +1004,17 @@ struct Spine {
 }
 
 impl Nesting for Spine {
+    #[inline]
     fn depth(&self) -> usize {
         self.outer + self.lists.len()
     }
 
+    #[inline]
     fn open(&mut self, list: Open) {
         self.lists.push(list);
     }
 
+    #[inline]
     fn close(&mut self) -> Role {
         match (self.lists.pop(), self.lists.is_empty()) {
             (Some(list), false) => list.role,

@@ -1053,6 +1053,9 @@ pub fn stream_read(data: &[u8]) {
     }
 }
 
+/// An error's kind, position and message.
+type ErrorSeen = (jtoo::ErrorKind, Option<jtoo::Position>, String);
+
 /// The events `jtoo::stream::Reader` gives of `doc` (with `parts`, by
 /// `next_part`, a whole list read into its events), then its error's kind,
 /// position and message.
@@ -1062,10 +1065,7 @@ fn events(
     buffer: usize,
     step: usize,
     parts: bool,
-) -> (
-    Vec<Vec<u8>>,
-    Option<(jtoo::ErrorKind, Option<jtoo::Position>, String)>,
-) {
+) -> (Vec<Vec<u8>>, Option<ErrorSeen>) {
     use jtoo::stream::{Event, Part, Reader};
     fn text(e: Event<'_>) -> Vec<u8> {
         match e {
@@ -1235,7 +1235,7 @@ fn check_nodes(doc: &htoo::Document, v: &Value) {
 fn new_value(b: u8) -> Value {
     match b % 8 {
         0 => Value::from(i64::from(b) - 100),
-        1 => Value::from(b % 2 == 0),
+        1 => Value::from(b.is_multiple_of(2)),
         2 => Value::from("new \"text\"\n"),
         3 => Value::from(vec![Value::from(1), Value::from("a")]),
         4 => Value::List(jtoo::List::from_pairs([
