@@ -1227,6 +1227,30 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
 
 // ------------------------------------------------------------ Deserializer
 
+impl<'de> Deserializer<'de> {
+    /// `deserialize_f64` past its strict fast path (lenient text, long
+    /// numbers, errors), out of line so the fast path keeps a small frame.
+    #[cold]
+    #[inline(never)]
+    fn f64_rest<V: Visitor<'de>>(&mut self, visitor: V, start: usize) -> Result<V::Value> {
+        let r = match self.peek() {
+            Some(b'-' | b'0'..=b'9') => {
+                // Straight to the float, correctly rounded.
+                let v = match parse::number::number_f64(self.rest(), self.cur.syntax) {
+                    Ok((rest, v)) => {
+                        self.set_rest(rest);
+                        v
+                    }
+                    Err(e) => return Err(self.nom_err(e)),
+                };
+                visitor.visit_f64(v)
+            }
+            _ => Err(self.invalid_type(&visitor)),
+        };
+        r.map_err(|e| self.fix(e, start))
+    }
+}
+
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     type Error = Error;
 
@@ -1296,21 +1320,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             self.cur.pos += len;
             return visitor.visit_f64(v).map_err(|e| self.fix(e, start));
         }
-        let r = match self.peek() {
-            Some(b'-' | b'0'..=b'9') => {
-                // Straight to the float, correctly rounded.
-                let v = match parse::number::number_f64(self.rest(), self.cur.syntax) {
-                    Ok((rest, v)) => {
-                        self.set_rest(rest);
-                        v
-                    }
-                    Err(e) => return Err(self.nom_err(e)),
-                };
-                visitor.visit_f64(v)
-            }
-            _ => Err(self.invalid_type(&visitor)),
-        };
-        r.map_err(|e| self.fix(e, start))
+        self.f64_rest(visitor, start)
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
