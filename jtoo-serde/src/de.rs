@@ -355,6 +355,22 @@ impl<'de> Deserializer<'de> {
     fn deserialize_int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         self.skip_ws()?;
         let start = self.cur.pos;
+        // The strict common case straight from the bytes, visited as
+        // `visit_integer` would (i64 when it fits, else u64 or i128).
+        if !self.cur.syntax.is_lenient()
+            && let Some((len, negative, m)) = parse::number::strict_integer_prefix(self.rest())
+        {
+            self.cur.pos += len;
+            let r = match (negative, i64::try_from(m)) {
+                (false, Ok(v)) => visitor.visit_i64(v),
+                (false, Err(_)) => visitor.visit_u64(m),
+                (true, _) => match i64::try_from(-i128::from(m)) {
+                    Ok(v) => visitor.visit_i64(v),
+                    Err(_) => visitor.visit_i128(-i128::from(m)),
+                },
+            };
+            return r.map_err(|e| self.fix(e, start));
+        }
         let r = match self.peek() {
             Some(b'-' | b'0'..=b'9') => match self.run(parse::number::number)? {
                 Number::Integer(i) => visit_integer(i, visitor),

@@ -539,3 +539,77 @@ fn integers_below_i128_min_are_refused_not_flipped() {
             .is_err()
     );
 }
+
+/// Which `visit_*` method a deserializer calls for an integer, and with
+/// what value.
+#[derive(Debug, PartialEq)]
+struct Visited(&'static str, i128);
+
+impl<'de> Deserialize<'de> for Visited {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Visited;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Visited, E> {
+                Ok(Visited("i64", v.into()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Visited, E> {
+                Ok(Visited("u64", v.into()))
+            }
+            fn visit_i128<E>(self, v: i128) -> Result<Visited, E> {
+                Ok(Visited("i128", v))
+            }
+            fn visit_u128<E>(self, v: u128) -> Result<Visited, E> {
+                Ok(Visited("u128", v as i128))
+            }
+        }
+        d.deserialize_i64(V)
+    }
+}
+
+/// Integers read straight from strict text (the deserializer's fast path,
+/// up to 19 digits) reach the visitor as from a `jtoo::Value` (the general
+/// path): `i64` when it fits, else `u64`, else `i128`.
+#[test]
+fn integers_at_primitive_edges() {
+    let edges: [i128; 14] = [
+        0,
+        1,
+        -1,
+        999,
+        -1_000,
+        i64::MAX as i128,
+        i64::MAX as i128 + 1,
+        i64::MIN as i128,
+        i64::MIN as i128 - 1,
+        9_999_999_999_999_999_999,
+        -9_999_999_999_999_999_999,
+        10_000_000_000_000_000_000,
+        u64::MAX as i128,
+        -10_000_000_000_000_000_000,
+    ];
+    for v in edges {
+        let text = jtoo::Value::from(v).to_string();
+        let fast: Visited = jtoo_serde::from_str(&text).unwrap();
+        let general: Visited = jtoo_serde::from_value(jtoo::from_str(&text).unwrap()).unwrap();
+        assert_eq!(fast, general, "{text}");
+        assert_eq!(fast.1, v, "{text}");
+        assert_eq!(jtoo_serde::from_str::<i128>(&text).unwrap(), v, "{text}");
+        assert_eq!(
+            jtoo_serde::from_str::<u64>(&text).ok(),
+            u64::try_from(v).ok(),
+            "{text}"
+        );
+        assert_eq!(
+            jtoo_serde::from_str::<i64>(&text).ok(),
+            i64::try_from(v).ok(),
+            "{text}"
+        );
+    }
+    // Out of range for the target: the error points at the number.
+    let e = jtoo_serde::from_str::<Vec<u8>>("[1,300]").unwrap_err();
+    assert!(e.to_string().ends_with("line 1 column 4"), "{e}");
+}

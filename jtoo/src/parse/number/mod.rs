@@ -84,6 +84,26 @@ pub fn strict_f64_prefix(input: &[u8]) -> Option<(usize, f64)> {
     scan_strict(input).map(|s| (s.len, s.to_f64()))
 }
 
+/// The strict grammar's common case of an integer alone, for callers that
+/// track a position: `(bytes read, negative, magnitude)` for an integer of
+/// at most 19 digits, or `None` when the input is something else or needs
+/// the full production (which may still accept it, or say what is wrong).
+/// Never accepts what [`number`] refuses or reads as a decimal.
+///
+/// ```
+/// use jtoo::parse::number::strict_integer_prefix;
+/// assert_eq!(strict_integer_prefix(b"-1_234,"), Some((6, true, 1234)));
+/// assert_eq!(strict_integer_prefix(b"1.5"), None);
+/// assert_eq!(strict_integer_prefix(b"1234"), None); // not canonical
+/// ```
+#[inline(always)]
+pub fn strict_integer_prefix(input: &[u8]) -> Option<(usize, bool, u64)> {
+    scan_strict(input).and_then(|s| match s.scale {
+        None => Some((s.len, s.negative, s.mantissa)),
+        Some(_) => None,
+    })
+}
+
 #[inline(never)]
 fn number_f64_general(input: &[u8], syntax: Syntax) -> PResult<'_, f64> {
     let (rest, n) = number_general(input, syntax)?;
