@@ -3,7 +3,7 @@
 //! Each `pub fn TARGET(data: &[u8])` checks its properties with `assert!`
 //! and panics when one fails; otherwise it returns normally for every
 //! input. The cargo-fuzz binaries in `fuzz/fuzz_targets/` only call these,
-//! and `benches/src/tests/fuzz_corpora.rs` replays the committed corpora
+//! and `benches/support/src/tests/fuzz_corpora.rs` replays the committed corpora
 //! (`fuzz/corpus/TARGET/*`) through them in a plain `cargo test`, so CI
 //! checks every seed and every kept crash input without cargo-fuzz.
 #![forbid(unsafe_code)]
@@ -153,7 +153,7 @@ pub fn serde_roundtrip(data: &[u8]) {
     if root.value.as_ref().is_some_and(has_integer_below_i128) {
         // serde has no primitive below i128::MIN, so such a value cannot pass
         // through it: reading one is a clear error by design (once a sign
-        // flip, pinned by benches/src/tests/fuzz_corpora.rs). Nothing to compare.
+        // flip, pinned by benches/support/src/tests/fuzz_corpora.rs). Nothing to compare.
         return;
     }
     let text = match jtoo_serde::to_vec(&root) {
