@@ -46,7 +46,7 @@ use std::io::{Read, Write};
 /// this are read in one try.
 const LOOKAHEAD: usize = 64 * 1024;
 
-/// Bytes of output [`Reader::write_canonical`] of strict JTOO keeps back
+/// Bytes of output [`Reader::write_canonical`] keeps back
 /// to write with what follows them.
 const TAIL: usize = 4096;
 
@@ -516,80 +516,34 @@ impl<R: Read> Reader<R> {
     /// As [`Reader::next_event`]; a write error of `out` ([`ErrorKind::Io`]).
     /// What was written before an error stays written.
     pub fn write_canonical(&mut self, out: &mut impl Write) -> Result<usize, Error> {
+        let strict = !self.syntax.is_lenient();
+        // A long run of output goes out as it is; its last [`TAIL`] bytes
+        // wait in `chunk` (less than [`LOOKAHEAD`] in all), so that its end
+        // goes out in one write with what the caller writes after it (a
+        // newline, through a buffer of the read size).
         let mut chunk: Vec<u8> = Vec::with_capacity(LOOKAHEAD);
-        if !self.syntax.is_lenient() {
-            return self.copy_strict(out, chunk);
-        }
-        // Per open list: no item written yet.
-        let mut first: Vec<bool> = Vec::new();
-        let mut after_colon = false;
-        while let Some(step) = self.step()? {
-            let value = !matches!(step, Step::Close | Step::Colon);
-            if value && !after_colon && first.last() == Some(&false) {
-                chunk.push(b',');
-            }
-            if let Some(f) = first.last_mut()
-                && value
-            {
-                *f = false;
-            }
-            after_colon = false;
-            match step {
-                Step::Open => {
-                    chunk.push(b'[');
-                    first.push(true);
-                }
-                Step::Close => {
-                    chunk.push(b']');
-                    first.pop();
-                }
-                Step::Colon => {
-                    chunk.push(b':');
-                    after_colon = true;
-                }
-                Step::Scalar(start) | Step::Whole(start) => {
-                    let scalar = Scalar {
-                        text: self.w.since(start),
-                        syntax: self.syntax,
-                    };
-                    scalar.write_canonical(&mut chunk)?;
-                }
-            }
-            if chunk.len() >= LOOKAHEAD {
-                out.write_all(&chunk)?;
-                chunk.clear();
-            }
-        }
-        out.write_all(&chunk)?;
-        Ok(self.offset())
-    }
-
-    /// [`Reader::write_canonical`] of strict JTOO: the bytes
-    /// [`Reader::walk`] checks, and each step's between, are copied as they
-    /// are (a step's `,` is dropped with the bytes before its token when the
-    /// window reads on: it is written again).
-    ///
-    /// A long run of checked bytes goes out as it is; the output's last
-    /// [`TAIL`] bytes wait in `chunk` (less than [`LOOKAHEAD`] in all), so
-    /// that its end goes out in one write with what the caller writes after
-    /// it (a newline, through a buffer of the read size).
-    fn copy_strict(&mut self, out: &mut impl Write, mut chunk: Vec<u8>) -> Result<usize, Error> {
         loop {
-            let n = self.walk().inspect_err(|_| self.state = State::Done)?;
-            let walked = self.w.since(self.w.pos() - n);
-            if chunk.len() + walked.len() >= LOOKAHEAD {
-                let (head, tail) = walked.split_at(walked.len().saturating_sub(TAIL));
-                out.write_all(&chunk)?;
-                out.write_all(head)?;
-                chunk.clear();
-                chunk.extend_from_slice(tail);
-            } else {
-                chunk.extend_from_slice(walked);
+            if strict {
+                // The bytes `walk` checks are copied as they are (a step's
+                // `,` is dropped with the bytes before its token when the
+                // window reads on: it is written again below).
+                let n = self.walk().inspect_err(|_| self.state = State::Done)?;
+                let walked = self.w.since(self.w.pos() - n);
+                if chunk.len() + walked.len() >= LOOKAHEAD {
+                    let (head, tail) = walked.split_at(walked.len().saturating_sub(TAIL));
+                    out.write_all(&chunk)?;
+                    out.write_all(head)?;
+                    chunk.clear();
+                    chunk.extend_from_slice(tail);
+                } else {
+                    chunk.extend_from_slice(walked);
+                }
             }
             let before = self.state;
             let Some(step) = self.step()? else {
                 break;
             };
+            // A value after an item of its list.
             let value = !matches!(step, Step::Close | Step::Colon);
             if value && matches!(before, State::AfterFirst { .. } | State::AfterItem) {
                 chunk.push(b',');
@@ -598,8 +552,15 @@ impl<R: Read> Reader<R> {
                 Step::Open => chunk.push(b'['),
                 Step::Close => chunk.push(b']'),
                 Step::Colon => chunk.push(b':'),
-                Step::Scalar(start) | Step::Whole(start) => {
+                Step::Scalar(start) | Step::Whole(start) if strict => {
                     chunk.extend_from_slice(self.w.since(start));
+                }
+                Step::Scalar(start) | Step::Whole(start) => {
+                    let scalar = Scalar {
+                        text: self.w.since(start),
+                        syntax: self.syntax,
+                    };
+                    scalar.write_canonical(&mut chunk)?;
                 }
             }
             if chunk.len() >= LOOKAHEAD {
