@@ -179,14 +179,23 @@ impl<'de> Deserializer<'de> {
         e.at(self.cur.input, at)
     }
 
+    /// `r` with [`Self::fix`] applied to its error: one copy per value type
+    /// (a `map_err` closure is one per calling function and visitor).
+    #[inline]
+    fn fixed<T>(&self, r: Result<T>, at: usize) -> Result<T> {
+        match r {
+            Ok(v) => Ok(v),
+            Err(e) => Err(self.fix(e, at)),
+        }
+    }
+
     /// An error from a list item's value (kept out of line: the item loop
     /// is the hot path). An error without a position (a conversion after
     /// the value was read, e.g. `#[serde(with)]`) is about this value.
     #[cold]
     #[inline(never)]
     fn item_error(&self, e: Error, value_start: usize, index: usize) -> Error {
-        self.fix(e, value_start)
-            .in_segment(|| Segment::Index(index))
+        self.fix(e, value_start).in_segment(Segment::Index(index))
     }
 
     /// [`Self::item_error`] for a pair's value, whose path segment is its
@@ -195,7 +204,7 @@ impl<'de> Deserializer<'de> {
     #[inline(never)]
     fn value_error(&self, e: Error, value_start: usize, key_span: (usize, usize)) -> Error {
         self.fix(e, value_start)
-            .in_segment(|| self.key_segment(key_span))
+            .in_segment(self.key_segment(key_span))
     }
 
     /// The error for a missing value at the current position.
@@ -308,6 +317,20 @@ impl<'de> Deserializer<'de> {
         self.fix(not_a_pair(), item_start)
     }
 
+    /// The error for a pair's key starting at `key_start` that the seed
+    /// refused.
+    #[cold]
+    #[inline(never)]
+    fn key_error(&self, e: Error, key_start: usize) -> Error {
+        // A key the type cannot take may be a plain item instead of a pair
+        // (`[1,2]` for a struct): say that, it is the real mistake.
+        if self.is_plain_item(key_start) {
+            self.not_a_pair(key_start)
+        } else {
+            self.fix(e, key_start)
+        }
+    }
+
     /// Whether the list item at `item_start` is well formed but not a pair
     /// (no `:` after its first value). Only used on error paths.
     #[cold]
@@ -337,7 +360,8 @@ impl<'de> Deserializer<'de> {
     /// The `Unexpected` of the value at the current position (for type
     /// errors); consumes it.
     #[cold]
-    fn invalid_type<V: Visitor<'de>>(&mut self, exp: &V) -> Error {
+    #[inline(never)]
+    fn invalid_type(&mut self, exp: &dyn de::Expected) -> Error {
         let start = self.cur.pos;
         let err = match self.parse_scalar() {
             Err(e) => return e,
@@ -369,7 +393,7 @@ impl<'de> Deserializer<'de> {
                     Err(_) => visitor.visit_i128(-i128::from(m)),
                 },
             };
-            return r.map_err(|e| self.fix(e, start));
+            return self.fixed(r, start);
         }
         let r = match self.peek() {
             Some(b'-' | b'0'..=b'9') => match self.run(parse::number::number)? {
@@ -381,7 +405,7 @@ impl<'de> Deserializer<'de> {
             },
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     /// The text of a marked scalar, borrowed when the input spells it
@@ -424,17 +448,19 @@ impl<'de> Deserializer<'de> {
             }
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     /// Enters the list a sequence, map or struct must be: where it starts
     /// and where its items start, or the type error.
-    #[inline]
-    fn open_list<V: Visitor<'de>>(&mut self, visitor: &V) -> Result<(usize, usize)> {
+    /// Always inlined: it is on the path of every typed list (not generic,
+    /// LLVM would keep it a call).
+    #[inline(always)]
+    fn open_list(&mut self, exp: &dyn de::Expected) -> Result<(usize, usize)> {
         self.skip_ws()?;
         let start = self.cur.pos;
         if self.peek() != Some(b'[') {
-            let e = self.invalid_type(visitor);
+            let e = self.invalid_type(exp);
             return Err(self.fix(e, start));
         }
         Ok((start, self.enter()?))
@@ -445,20 +471,9 @@ impl<'de> Deserializer<'de> {
     #[inline]
     fn pairs<V: Visitor<'de>, const UNIQUE: bool>(&mut self, visitor: V) -> Result<V::Value> {
         let (start, list) = self.open_list(&visitor)?;
-        let seen = UNIQUE.then(|| SeenKeys::new(&self.keys));
-        let mut pairs = Pairs::<UNIQUE> {
-            de: self,
-            start: list,
-            key_span: (list, list),
-            value_pending: false,
-            seen,
-        };
+        let mut pairs = Pairs::<UNIQUE>::new(self, list);
         let r = visitor.visit_map(&mut pairs);
-        // The map's keys leave the stack whatever happened (a visitor may
-        // go on after an error of an inner map).
-        if UNIQUE && let Some(seen) = &pairs.seen {
-            seen.finish(&mut pairs.de.keys);
-        }
+        pairs.forget_keys();
         let v = match r {
             Ok(v) => v,
             Err(e) => {
@@ -524,58 +539,118 @@ impl<'de> Deserializer<'de> {
 
     /// `deserialize_any` on a list: a list whose first item is a pair is a
     /// map, any other list a sequence.
+    ///
+    /// Only the visitor's call is generic: [`Self::any_list_start`] reads
+    /// up to it.
     fn any_list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let start = self.enter()?;
-        if self.at_list_end(start)? {
-            let v = visitor.visit_seq(AnySeq {
-                de: self,
-                start,
-                first: None,
-                index: 0,
-                done: true,
-            })?;
-            self.leave(start)?;
-            return Ok(v);
-        }
-        let item_start = self.cur.pos;
-        let first = self.parse_scalar()?;
-        self.skip_ws()?;
-        let v = if first.is_some() && self.peek() == Some(b':') {
-            let key_end = self.cur.pos;
-            self.cur.pos += 1;
-            self.skip_ws()?;
-            let mut seen = SeenKeys::new(&self.keys);
-            // The first key cannot repeat an earlier one.
-            let key = self.canonical_key((item_start, key_end));
-            let _ = seen.insert(&mut self.keys, key);
-            let mut map = AnyMap {
-                de: self,
-                start,
-                pending_key: first,
-                pending_value: None,
-                key_span: (item_start, key_end),
+        let v = match self.any_list_start(start)? {
+            AnyStart::Map {
+                key,
+                key_span,
                 seen,
-            };
-            let r = visitor.visit_map(&mut map);
-            map.seen.finish(&mut map.de.keys);
-            r?
-        } else {
-            self.cur.pos = if first.is_some() {
-                self.cur.pos
-            } else {
-                item_start
-            };
-            visitor.visit_seq(AnySeq {
+            } => {
+                let mut map = AnyMap {
+                    de: self,
+                    start,
+                    pending_key: Some(key),
+                    pending_value: None,
+                    key_span,
+                    seen,
+                };
+                let r = visitor.visit_map(&mut map);
+                map.seen.finish(&mut map.de.keys);
+                r?
+            }
+            AnyStart::Seq { first, done } => visitor.visit_seq(AnySeq {
                 de: self,
                 start,
-                first: first.map(|s| (s, item_start)),
+                first,
                 index: 0,
-                done: false,
-            })?
+                done,
+            })?,
         };
         self.leave(start)?;
         Ok(v)
     }
+
+    /// The items of the list `any_list` entered at `start`, read up to what
+    /// decides between map and sequence: its first item.
+    fn any_list_start(&mut self, start: usize) -> Result<AnyStart<'de>> {
+        if self.at_list_end(start)? {
+            return Ok(AnyStart::Seq {
+                first: None,
+                done: true,
+            });
+        }
+        let item_start = self.cur.pos;
+        let first = self.parse_scalar()?;
+        self.skip_ws()?;
+        match first {
+            Some(key) if self.peek() == Some(b':') => {
+                let key_end = self.cur.pos;
+                self.cur.pos += 1;
+                self.skip_ws()?;
+                let mut seen = SeenKeys::new(&self.keys);
+                // The first key cannot repeat an earlier one.
+                let text = self.canonical_key((item_start, key_end));
+                let _ = seen.insert(&mut self.keys, text);
+                Ok(AnyStart::Map {
+                    key,
+                    key_span: (item_start, key_end),
+                    seen,
+                })
+            }
+            first => {
+                if first.is_none() {
+                    self.cur.pos = item_start;
+                }
+                Ok(AnyStart::Seq {
+                    first: first.map(|s| (s, item_start)),
+                    done: false,
+                })
+            }
+        }
+    }
+
+    /// After a list read whole as a pair's key or an item's value by
+    /// `deserialize_any` (`ok`: it was read): a `:` there makes the list a
+    /// key, which no visitor takes.
+    fn after_any_list(&mut self, ok: bool, item_start: usize) -> Result<()> {
+        self.skip_ws()?;
+        if ok && self.peek() == Some(b':') {
+            return Err(self.fix(list_as_key(), item_start));
+        }
+        Ok(())
+    }
+
+    /// Before a scalar item of `deserialize_any`: consumes `:` when the
+    /// item is a pair (`true`).
+    fn any_pair_colon(&mut self) -> Result<bool> {
+        self.skip_ws()?;
+        if self.peek() != Some(b':') {
+            return Ok(false);
+        }
+        self.cur.pos += 1;
+        self.skip_ws()?;
+        Ok(true)
+    }
+}
+
+/// How [`Deserializer::any_list`] goes on after the first item.
+enum AnyStart<'de> {
+    /// A map: its first key (read, and its `:`) and where it is spelled.
+    Map {
+        key: Scalar<'de>,
+        key_span: (usize, usize),
+        seen: SeenKeys<'de>,
+    },
+    /// A sequence: its first item if a scalar (and where it starts);
+    /// `done` for `[]`.
+    Seq {
+        first: Option<(Scalar<'de>, usize)>,
+        done: bool,
+    },
 }
 
 /// The error for a plain item where a pair is needed.
@@ -633,14 +708,8 @@ impl<'de> Scalar<'de> {
             Scalar::Bool(b) => visitor.visit_bool(b),
             Scalar::Int(i) => visit_integer(i, visitor),
             Scalar::Dec(d) => visitor.visit_f64(d.to_f64()),
-            Scalar::DateTime(dt) => visitor.visit_map(MarkerMap {
-                key: Some(DATETIME_MARKER),
-                text: dt.to_string(),
-            }),
-            Scalar::Timestamp(ts) => visitor.visit_map(MarkerMap {
-                key: Some(TIMESTAMP_MARKER),
-                text: ts.to_string(),
-            }),
+            Scalar::DateTime(dt) => visitor.visit_map(MarkerMap::new(DATETIME_MARKER, &dt)),
+            Scalar::Timestamp(ts) => visitor.visit_map(MarkerMap::new(TIMESTAMP_MARKER, &ts)),
         }
     }
 
@@ -721,6 +790,17 @@ impl<'de> de::Deserializer<'de> for ScalarDeserializer<'de> {
 pub(crate) struct MarkerMap {
     pub(crate) key: Option<&'static str>,
     pub(crate) text: String,
+}
+
+impl MarkerMap {
+    /// `{key: text}` (out of the visitors' generic functions).
+    #[inline(never)]
+    pub(crate) fn new(key: &'static str, text: &dyn std::fmt::Display) -> MarkerMap {
+        MarkerMap {
+            key: Some(key),
+            text: text.to_string(),
+        }
+    }
 }
 
 impl<'de> MapAccess<'de> for MarkerMap {
@@ -845,6 +925,57 @@ struct Pairs<'a, 'de, const UNIQUE: bool> {
     seen: Option<SeenKeys<'de>>,
 }
 
+// The generic methods keep to the seed's call; the grammar and the
+// bookkeeping around it are in these (inlined in a release build, one copy
+// in a debug one).
+impl<'a, 'de, const UNIQUE: bool> Pairs<'a, 'de, UNIQUE> {
+    /// The pairs of the list whose items start at `list`.
+    #[inline]
+    fn new(de: &'a mut Deserializer<'de>, list: usize) -> Self {
+        let seen = UNIQUE.then(|| SeenKeys::new(&de.keys));
+        Pairs {
+            de,
+            start: list,
+            key_span: (list, list),
+            value_pending: false,
+            seen,
+        }
+    }
+
+    /// The map's keys leave the stack whatever happened (a visitor may go
+    /// on after an error of an inner map).
+    #[inline]
+    fn forget_keys(&mut self) {
+        if UNIQUE && let Some(seen) = &self.seen {
+            seen.finish(&mut self.de.keys);
+        }
+    }
+
+    /// After the key that started at `key_start`: records it (maps) and
+    /// consumes `:`.
+    #[inline]
+    fn after_key(&mut self, key_start: usize) -> Result<()> {
+        self.key_span = (key_start, self.de.cur.pos);
+        if UNIQUE && let Some(seen) = &mut self.seen {
+            let key = self.de.canonical_key(self.key_span);
+            if let Err(e) = seen.insert(&mut self.de.keys, key) {
+                return Err(self.de.fix(e, key_start));
+            }
+        }
+        self.de.colon(key_start)?;
+        self.value_pending = true;
+        Ok(())
+    }
+
+    /// Before a value: where it starts.
+    #[inline]
+    fn before_value(&mut self) -> Result<usize> {
+        self.value_pending = false;
+        self.de.skip_ws()?;
+        Ok(self.de.cur.pos)
+    }
+}
+
 impl<'de, const UNIQUE: bool> MapAccess<'de> for Pairs<'_, 'de, UNIQUE> {
     type Error = Error;
 
@@ -854,31 +985,17 @@ impl<'de, const UNIQUE: bool> MapAccess<'de> for Pairs<'_, 'de, UNIQUE> {
             return Ok(None);
         }
         let key_start = self.de.cur.pos;
-        let k = seed.deserialize(&mut *self.de).map_err(|e| {
-            // A key the type cannot take may be a plain item instead of a
-            // pair (`[1,2]` for a struct): say that, it is the real mistake.
-            if self.de.is_plain_item(key_start) {
-                self.de.not_a_pair(key_start)
-            } else {
-                self.de.fix(e, key_start)
-            }
-        })?;
-        self.key_span = (key_start, self.de.cur.pos);
-        if UNIQUE && let Some(seen) = &mut self.seen {
-            let key = self.de.canonical_key(self.key_span);
-            seen.insert(&mut self.de.keys, key)
-                .map_err(|e| self.de.fix(e, key_start))?;
-        }
-        self.de.colon(key_start)?;
-        self.value_pending = true;
+        let k = match seed.deserialize(&mut *self.de) {
+            Ok(k) => k,
+            Err(e) => return Err(self.de.key_error(e, key_start)),
+        };
+        self.after_key(key_start)?;
         Ok(Some(k))
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        self.value_pending = false;
-        self.de.skip_ws()?;
-        let value_start = self.de.cur.pos;
+        let value_start = self.before_value()?;
         let v = match seed.deserialize(&mut *self.de) {
             Ok(v) => v,
             Err(e) => return Err(self.de.value_error(e, value_start, self.key_span)),
@@ -902,52 +1019,54 @@ impl<'de> SeqAccess<'de> for AnySeq<'_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.done {
+        let Some((scalar, item_start)) = self.next_item()? else {
             return Ok(None);
-        }
-        let index = self.index;
-        let de = &mut *self.de;
-        let (scalar, item_start) = match self.first.take() {
-            Some(first) => (Some(first.0), first.1),
-            None => {
-                if de.at_list_end(self.start)? {
-                    self.done = true;
-                    return Ok(None);
-                }
-                let item_start = de.cur.pos;
-                let s = de.parse_scalar()?;
-                (s, item_start)
-            }
         };
+        let de = &mut *self.de;
         let r = match scalar {
             None => {
                 let v = seed.deserialize(&mut *de);
                 if v.is_ok() {
-                    de.skip_ws()?;
-                    if de.peek() == Some(b':') {
-                        return Err(de.fix(list_as_key(), item_start));
-                    }
+                    de.after_any_list(true, item_start)?;
                 }
                 v
             }
-            Some(s) => {
-                de.skip_ws()?;
-                if de.peek() == Some(b':') {
-                    de.cur.pos += 1;
-                    de.skip_ws()?;
-                    seed.deserialize(PairItem {
-                        de: &mut *de,
-                        key: Some(s),
-                    })
-                } else {
-                    seed.deserialize(ScalarDeserializer(s))
-                }
-            }
+            Some(s) => match de.any_pair_colon()? {
+                true => seed.deserialize(PairItem {
+                    de: &mut *de,
+                    key: Some(s),
+                }),
+                false => seed.deserialize(ScalarDeserializer(s)),
+            },
         };
-        let v = r.map_err(|e| de.fix(e, item_start).in_segment(|| Segment::Index(index)))?;
+        let v = match r {
+            Ok(v) => v,
+            Err(e) => return Err(de.item_error(e, item_start, self.index)),
+        };
         self.index += 1;
         de.after_item(self.start)?;
         Ok(Some(v))
+    }
+}
+
+impl<'de> AnySeq<'_, 'de> {
+    /// The next item: its first scalar (`None` for a list, left unread)
+    /// and where it starts; `None` at the end.
+    #[allow(clippy::type_complexity)]
+    fn next_item(&mut self) -> Result<Option<(Option<Scalar<'de>>, usize)>> {
+        if self.done {
+            return Ok(None);
+        }
+        if let Some((s, item_start)) = self.first.take() {
+            return Ok(Some((Some(s), item_start)));
+        }
+        if self.de.at_list_end(self.start)? {
+            self.done = true;
+            return Ok(None);
+        }
+        let item_start = self.de.cur.pos;
+        let s = self.de.parse_scalar()?;
+        Ok(Some((s, item_start)))
     }
 }
 
@@ -1062,12 +1181,54 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let key_start = self.key_span.0;
+        let r = match self.next_key()? {
+            None => return Ok(None),
+            Some(AnyKey::Item) => {
+                return seed
+                    .deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
+                    .map(Some);
+            }
+            Some(AnyKey::Pair(k)) => seed.deserialize(ScalarDeserializer(k)),
+        };
+        match r {
+            Ok(k) => Ok(Some(k)),
+            Err(e) => Err(self.de.fix(e, self.key_span.0)),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let de = &mut *self.de;
+        let r = match self.pending_value.take() {
+            Some(Some(s)) => seed.deserialize(ScalarDeserializer(s)),
+            Some(None) => {
+                let v = seed.deserialize(&mut *de);
+                de.after_any_list(v.is_ok(), self.key_span.0)?;
+                v
+            }
+            None => seed.deserialize(&mut *de),
+        };
+        let v = match r {
+            Ok(v) => v,
+            Err(e) => return Err(de.value_error(e, self.key_span.0, self.key_span)),
+        };
+        de.after_item(self.start)?;
+        Ok(v)
+    }
+}
+
+/// The next entry of an [`AnyMap`].
+enum AnyKey<'de> {
+    /// A pair: its key (the `:` after it consumed).
+    Pair(Scalar<'de>),
+    /// A plain item, presented under the key `$__jtoo_private_Item`.
+    Item,
+}
+
+impl<'de> AnyMap<'_, 'de> {
+    /// Reads up to the next entry's key; `None` at the end.
+    fn next_key(&mut self) -> Result<Option<AnyKey<'de>>> {
         if let Some(k) = self.pending_key.take() {
-            return seed
-                .deserialize(ScalarDeserializer(k))
-                .map(Some)
-                .map_err(|e| self.de.fix(e, key_start));
+            return Ok(Some(AnyKey::Pair(k)));
         }
         let de = &mut *self.de;
         if de.at_list_end(self.start)? {
@@ -1086,9 +1247,7 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
                     .map_err(|e| de.fix(e, item_start))?;
                 de.cur.pos += 1;
                 de.skip_ws()?;
-                seed.deserialize(ScalarDeserializer(k))
-                    .map(Some)
-                    .map_err(|e| de.fix(e, item_start))
+                Ok(Some(AnyKey::Pair(k)))
             }
             s => {
                 self.seen.insert_item().map_err(|e| de.fix(e, item_start))?;
@@ -1096,30 +1255,9 @@ impl<'de> MapAccess<'de> for AnyMap<'_, 'de> {
                     de.cur.pos = item_start;
                 }
                 self.pending_value = Some(s);
-                seed.deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
-                    .map(Some)
+                Ok(Some(AnyKey::Item))
             }
         }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let de = &mut *self.de;
-        let r = match self.pending_value.take() {
-            Some(Some(s)) => seed.deserialize(ScalarDeserializer(s)),
-            Some(None) => {
-                let v = seed.deserialize(&mut *de);
-                de.skip_ws()?;
-                if v.is_ok() && de.peek() == Some(b':') {
-                    return Err(de.fix(list_as_key(), self.key_span.0));
-                }
-                v
-            }
-            None => seed.deserialize(&mut *de),
-        };
-        let span = self.key_span;
-        let v = r.map_err(|e| de.fix(e, span.0).in_segment(|| de.key_segment(span)))?;
-        de.after_item(self.start)?;
-        Ok(v)
     }
 }
 
@@ -1183,19 +1321,26 @@ impl<'de> de::EnumAccess<'de> for Variant<'_, 'de> {
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let key_start = self.de.cur.pos;
-        let v = seed
-            .deserialize(&mut *self.de)
-            .map_err(|e| self.de.fix(e, key_start))?;
-        self.de.skip_ws()?;
-        let payload = match self.de.peek() {
+        let r = seed.deserialize(&mut *self.de);
+        let v = self.de.fixed(r, key_start)?;
+        let payload = self.de.variant_payload(key_start)?;
+        Ok((v, Variant { payload, ..self }))
+    }
+}
+
+impl Deserializer<'_> {
+    /// After the name of a variant that started at `key_start`: whether a
+    /// payload follows (`:` consumed) or not (`["Name"]`).
+    fn variant_payload(&mut self, key_start: usize) -> Result<bool> {
+        self.skip_ws()?;
+        Ok(match self.peek() {
             Some(b']') => false,
-            Some(b',') if self.de.cur.syntax.is_lenient() => false,
+            Some(b',') if self.cur.syntax.is_lenient() => false,
             _ => {
-                self.de.colon(key_start)?;
+                self.colon(key_start)?;
                 true
             }
-        };
-        Ok((v, Variant { payload, ..self }))
+        })
     }
 }
 
@@ -1212,17 +1357,16 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
         if !self.payload {
-            let e = |e| self.de.fix(e, self.de.cur.pos);
-            return seed.deserialize(crate::no_payload::NoPayload).map_err(e);
+            let r = seed.deserialize(crate::no_payload::NoPayload);
+            return self.de.fixed(r, self.de.cur.pos);
         }
         seed.deserialize(&mut *self.de)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         if !self.payload {
-            let e = |e| self.de.fix(e, self.de.cur.pos);
-            return de::Deserializer::deserialize_seq(crate::no_payload::NoPayload, visitor)
-                .map_err(e);
+            let r = de::Deserializer::deserialize_seq(crate::no_payload::NoPayload, visitor);
+            return self.de.fixed(r, self.de.cur.pos);
         }
         self.de.deserialize_seq(visitor)
     }
@@ -1233,9 +1377,8 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         if !self.payload {
-            let e = |e| self.de.fix(e, self.de.cur.pos);
-            return de::Deserializer::deserialize_map(crate::no_payload::NoPayload, visitor)
-                .map_err(e);
+            let r = de::Deserializer::deserialize_map(crate::no_payload::NoPayload, visitor);
+            return self.de.fixed(r, self.de.cur.pos);
         }
         self.de.deserialize_map(visitor)
     }
@@ -1263,7 +1406,7 @@ impl<'de> Deserializer<'de> {
             }
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 }
 
@@ -1280,7 +1423,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 None => Err(self.expected_value()),
             },
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -1297,7 +1440,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             }
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     forward_deserialize! {
@@ -1323,7 +1466,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             }
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -1334,7 +1477,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             && let Some((len, v)) = parse::number::strict_f64_prefix(self.rest())
         {
             self.cur.pos += len;
-            return visitor.visit_f64(v).map_err(|e| self.fix(e, start));
+            let r = visitor.visit_f64(v);
+            return self.fixed(r, start);
         }
         self.f64_rest(visitor, start)
     }
@@ -1354,7 +1498,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             },
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -1376,7 +1520,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Some(b'[') => self.deserialize_seq(visitor),
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -1404,7 +1548,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         } else {
             Err(self.invalid_type(&visitor))
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -1434,12 +1578,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                     }
                     Err(e) => return Err(self.nom_err(e)),
                 };
-                visitor
-                    .visit_newtype_struct(crate::value_de::ValueDeserializer::exact(
-                        v,
-                        self.cur.depth,
-                    ))
-                    .map_err(|e| self.fix(e, start))
+                let r = visitor.visit_newtype_struct(crate::value_de::ValueDeserializer::exact(
+                    v,
+                    self.cur.depth,
+                ));
+                self.fixed(r, start)
             }
             _ if name == crate::raw::RAW_MARKER => {
                 // One value checked by the validator, handed over as text.
@@ -1447,8 +1590,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 let start = self.cur.pos;
                 self.skip_value()?;
                 let text = self.cur.input.get(start..self.cur.pos).unwrap_or_default();
-                crate::raw::visit_text(visitor, text, self.cur.syntax, self.cur.depth)
-                    .map_err(|e| self.fix(e, start))
+                let r = crate::raw::visit_text(visitor, text, self.cur.syntax, self.cur.depth);
+                self.fixed(r, start)
             }
             _ => visitor.visit_newtype_struct(self),
         }
@@ -1456,13 +1599,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (start, list) = self.open_list(&visitor)?;
-        let v = visitor
-            .visit_seq(Seq {
-                de: self,
-                start: list,
-                index: 0,
-            })
-            .map_err(|e| self.fix(e, start))?;
+        let r = visitor.visit_seq(Seq {
+            de: self,
+            start: list,
+            index: 0,
+        });
+        let v = self.fixed(r, start)?;
         self.leave(list)?;
         Ok(v)
     }
@@ -1530,7 +1672,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             }
             _ => Err(self.invalid_type(&visitor)),
         };
-        r.map_err(|e| self.fix(e, start))
+        self.fixed(r, start)
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -107,7 +107,6 @@ impl Error {
         self
     }
 
-    /// Adds the next outer path segment.
     /// [`Error::at`] with a position computed elsewhere (by the stream
     /// reader, which no longer holds the bytes before it).
     #[cold]
@@ -148,10 +147,14 @@ impl Error {
         Error::from_jtoo(e)
     }
 
+    /// Adds the next outer path segment (not to syntax and I/O errors).
+    /// Not generic, so that callers' error paths stay out of their
+    /// monomorphized copies: error paths build the segment eagerly.
     #[cold]
-    pub(crate) fn in_segment(mut self, seg: impl FnOnce() -> Segment) -> Error {
+    #[inline(never)]
+    pub(crate) fn in_segment(mut self, seg: Segment) -> Error {
         if !matches!(self.0.kind, Kind::Syntax(_) | Kind::Io(_)) {
-            self.0.path.push(seg());
+            self.0.path.push(seg);
         }
         self
     }

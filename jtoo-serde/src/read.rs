@@ -622,10 +622,9 @@ impl<'de, R: Read> SeqAccess<'de> for Seq<'_, R> {
             }
         };
         let index = self.index;
-        let v = seed.deserialize(&mut *self.de).map_err(|e| {
-            e.at_position(value_start)
-                .in_segment(|| Segment::Index(index))
-        })?;
+        let v = seed
+            .deserialize(&mut *self.de)
+            .map_err(|e| e.at_position(value_start).in_segment(Segment::Index(index)))?;
         self.index += 1;
         Ok(Some(v))
     }
@@ -702,7 +701,7 @@ impl<'de, R: Read, const UNIQUE: bool> MapAccess<'de> for Pairs<'_, R, UNIQUE> {
         let key = &self.key;
         seed.deserialize(&mut *de).map_err(|e| {
             e.at_position(tok.start())
-                .in_segment(|| IoDeserializer::<R>::key_segment(key))
+                .in_segment(IoDeserializer::<R>::key_segment(key))
         })
     }
 }
@@ -749,10 +748,7 @@ impl<'de, R: Read> SeqAccess<'de> for AnySeq<'_, R> {
                 false => seed.deserialize(ScalarDeserializer(s)),
             },
         };
-        let v = r.map_err(|e| {
-            e.at_position(item_start)
-                .in_segment(|| Segment::Index(index))
-        })?;
+        let v = r.map_err(|e| e.at_position(item_start).in_segment(Segment::Index(index)))?;
         self.index += 1;
         Ok(Some(v))
     }
@@ -832,7 +828,7 @@ impl<'de, R: Read> MapAccess<'de> for AnyMap<'_, R> {
         let (start, key) = (self.key_start, &self.key);
         r.map_err(|e| {
             e.at_position(start)
-                .in_segment(|| IoDeserializer::<R>::key_segment(key))
+                .in_segment(IoDeserializer::<R>::key_segment(key))
         })
     }
 }

@@ -67,10 +67,7 @@ fn visit_decimal<'de, V: Visitor<'de>>(d: Decimal, exact: bool, visitor: V) -> R
     if !exact || Decimal::from_f64(f).is_ok_and(|back| back == d) {
         visitor.visit_f64(f)
     } else {
-        visitor.visit_map(MarkerMap {
-            key: Some(DECIMAL_MARKER),
-            text: d.to_string(),
-        })
+        visitor.visit_map(MarkerMap::new(DECIMAL_MARKER, &d))
     }
 }
 
@@ -104,28 +101,12 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
             Value::Bool(b) => visitor.visit_bool(b),
             Value::Integer(i) => visit_integer(i, visitor),
             Value::Decimal(d) => visit_decimal(d, self.exact, visitor),
-            Value::DateTime(dt) => visitor.visit_map(MarkerMap {
-                key: Some(DATETIME_MARKER),
-                text: dt.to_string(),
-            }),
-            Value::Timestamp(ts) => visitor.visit_map(MarkerMap {
-                key: Some(TIMESTAMP_MARKER),
-                text: ts.to_string(),
-            }),
-            Value::List(items) => {
-                if items.first().is_some_and(jtoo::ItemRef::is_pair) {
-                    let mut map = ItemsMap::new(items, true, self.exact, enter(self.depth)?);
-                    // A visitor builds a map from these pairs, which would
-                    // keep one of two equal keys; `jtoo::Value` (`exact`)
-                    // keeps every pair.
-                    if !self.exact {
-                        map.seen = Some(OwnKeys::new());
-                    }
-                    visitor.visit_map(map)
-                } else {
-                    visitor.visit_seq(ItemsSeq::new(items, true, self.exact, enter(self.depth)?))
-                }
-            }
+            Value::DateTime(dt) => visitor.visit_map(MarkerMap::new(DATETIME_MARKER, &dt)),
+            Value::Timestamp(ts) => visitor.visit_map(MarkerMap::new(TIMESTAMP_MARKER, &ts)),
+            Value::List(items) => match AnyItems::of(items, self.exact, self.depth)? {
+                AnyItems::Map(map) => visitor.visit_map(map),
+                AnyItems::Seq(seq) => visitor.visit_seq(seq),
+            },
         }
     }
 
@@ -303,6 +284,30 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer {
     }
 }
 
+/// A list for `deserialize_any`: a map when its first item is a pair, else
+/// a sequence (built out of the generic function).
+enum AnyItems {
+    Map(ItemsMap),
+    Seq(ItemsSeq),
+}
+
+impl AnyItems {
+    fn of(items: List, exact: bool, depth: usize) -> Result<AnyItems> {
+        let depth = enter(depth)?;
+        if items.first().is_some_and(jtoo::ItemRef::is_pair) {
+            let mut map = ItemsMap::new(items, true, exact, depth);
+            // A visitor builds a map from these pairs, which would keep one
+            // of two equal keys; `jtoo::Value` (`exact`) keeps every pair.
+            if !exact {
+                map.seen = Some(OwnKeys::new());
+            }
+            Ok(AnyItems::Map(map))
+        } else {
+            Ok(AnyItems::Seq(ItemsSeq::new(items, true, exact, depth)))
+        }
+    }
+}
+
 struct ItemsSeq {
     iter: jtoo::list::IntoIter,
     any: bool,
@@ -347,8 +352,7 @@ impl<'de> SeqAccess<'de> for ItemsSeq {
             }
             Some(Item::Pair(_)) => Err(Error::message("expected a plain list item, found a pair")),
         };
-        r.map(Some)
-            .map_err(|e| e.in_segment(|| Segment::Index(index)))
+        r.map(Some).map_err(|e| e.in_segment(Segment::Index(index)))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -427,6 +431,36 @@ impl ItemsMap {
     }
 }
 
+impl ItemsMap {
+    /// Takes the next entry, keeping its value for `next_value_seed`: its
+    /// key, or `None` for a plain item (`$__jtoo_private_Item`); `None` at
+    /// the end.
+    #[allow(clippy::option_option)]
+    fn next_key(&mut self) -> Result<Option<Option<Value>>> {
+        match self.iter.next() {
+            None => Ok(None),
+            Some(Item::Pair(p)) => {
+                let (k, v) = p.into_parts();
+                if let Some(seen) = &mut self.seen {
+                    seen.insert(Cow::Owned(k.to_string().into_bytes()))?;
+                }
+                self.value = Some(v);
+                self.key = Some(k.clone());
+                Ok(Some(Some(k)))
+            }
+            Some(Item::Value(v)) if self.any => {
+                if let Some(seen) = &mut self.seen {
+                    seen.insert_item()?;
+                }
+                self.value = Some(v);
+                self.key = None;
+                Ok(Some(None))
+            }
+            Some(Item::Value(_)) => Err(crate::de::not_a_pair()),
+        }
+    }
+}
+
 #[cold]
 fn segment_of(key: Option<&Value>) -> Segment {
     match key {
@@ -440,34 +474,18 @@ impl<'de> MapAccess<'de> for ItemsMap {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        match self.iter.next() {
+        match self.next_key()? {
             None => Ok(None),
-            Some(Item::Pair(p)) => {
-                let (k, v) = p.into_parts();
-                if let Some(seen) = &mut self.seen {
-                    seen.insert(Cow::Owned(k.to_string().into_bytes()))?;
-                }
-                self.value = Some(v);
-                self.key = Some(k.clone());
-                seed.deserialize(ValueDeserializer {
+            Some(Some(k)) => seed
+                .deserialize(ValueDeserializer {
                     value: k,
                     exact: self.exact,
                     depth: self.depth,
                 })
-                .map(Some)
-            }
-            Some(Item::Value(v)) if self.any => {
-                if let Some(seen) = &mut self.seen {
-                    seen.insert_item()?;
-                }
-                self.value = Some(v);
-                self.key = None;
-                seed.deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
-                    .map(Some)
-            }
-            Some(Item::Value(_)) => Err(Error::message(
-                "expected a pair (`key:value`), found a plain item: maps, structs and enum variants are lists of pairs",
-            )),
+                .map(Some),
+            Some(None) => seed
+                .deserialize(de::value::BorrowedStrDeserializer::new(ITEM_MARKER))
+                .map(Some),
         }
     }
 
@@ -479,7 +497,7 @@ impl<'de> MapAccess<'de> for ItemsMap {
                     exact: self.exact,
                     depth: self.depth,
                 })
-                .map_err(|e| e.in_segment(|| segment_of(self.key.as_ref()))),
+                .map_err(|e| e.in_segment(segment_of(self.key.as_ref()))),
             None => Err(Error::message("map value requested before its key")),
         }
     }
