@@ -468,9 +468,12 @@ impl<R: Read> IoDeserializer<R> {
 
     /// `deserialize_any` on a list longer than the window: a list whose
     /// first item is a pair is a map, any other list a sequence.
+    ///
+    /// Only the visitor's call is generic: [`Self::any_list_start`] reads
+    /// up to it.
     fn any_list<'de, V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let tok = match self.next_tok()? {
-            Some(Tok::Close(_)) => {
+        let (v, closed) = match self.any_list_start()? {
+            AnyStart::Empty => {
                 return visitor.visit_seq(AnySeq {
                     de: self,
                     first: None,
@@ -478,6 +481,36 @@ impl<R: Read> IoDeserializer<R> {
                     done: true,
                 });
             }
+            AnyStart::Map {
+                first,
+                item_start,
+                key,
+                seen,
+            } => {
+                let mut map = AnyMap {
+                    de: self,
+                    pending_key: Some(first),
+                    pending_value: None,
+                    key_start: item_start,
+                    key,
+                    seen,
+                    closed: false,
+                };
+                let r = visitor.visit_map(&mut map);
+                map.seen.finish(&mut map.de.keys);
+                (r?, map.closed)
+            }
+            AnyStart::Seq(first) => self.any_seq(visitor, first)?,
+        };
+        self.leave(closed)?;
+        Ok(v)
+    }
+
+    /// The list `any_list` reads, up to what decides between map and
+    /// sequence: its first item.
+    fn any_list_start(&mut self) -> Result<AnyStart> {
+        let tok = match self.next_tok()? {
+            Some(Tok::Close(_)) => return Ok(AnyStart::Empty),
             Some(tok) => tok,
             None => return Err(self.unexpected_end()),
         };
@@ -486,32 +519,21 @@ impl<R: Read> IoDeserializer<R> {
             Tok::Whole { .. } => self.value_text(tok)?,
             _ => Vec::new(),
         };
-        let first = self.scalar(tok)?;
-        let (v, closed) = match first {
-            Some(first) => match self.colon_follows()? {
-                true => {
-                    let mut seen = SeenKeys::new(&self.keys);
-                    // The first key cannot repeat an earlier one.
-                    let _ = seen.insert(&mut self.keys, Cow::Owned(key.clone()));
-                    let mut map = AnyMap {
-                        de: self,
-                        pending_key: Some(first),
-                        pending_value: None,
-                        key_start: item_start,
-                        key,
-                        seen,
-                        closed: false,
-                    };
-                    let r = visitor.visit_map(&mut map);
-                    map.seen.finish(&mut map.de.keys);
-                    (r?, map.closed)
-                }
-                false => self.any_seq(visitor, Some((first, item_start)))?,
-            },
-            None => self.any_seq(visitor, None)?,
+        let Some(first) = self.scalar(tok)? else {
+            return Ok(AnyStart::Seq(None));
         };
-        self.leave(closed)?;
-        Ok(v)
+        if !self.colon_follows()? {
+            return Ok(AnyStart::Seq(Some((first, item_start))));
+        }
+        let mut seen = SeenKeys::new(&self.keys);
+        // The first key cannot repeat an earlier one.
+        let _ = seen.insert(&mut self.keys, Cow::Owned(key.clone()));
+        Ok(AnyStart::Map {
+            first,
+            item_start,
+            key,
+            seen,
+        })
     }
 
     fn any_seq<'de, V: Visitor<'de>>(
@@ -553,6 +575,22 @@ impl<R: Read> IoDeserializer<R> {
             None => Err(self.unexpected_end()),
         }
     }
+}
+
+/// How [`IoDeserializer::any_list`] goes on after the first item.
+enum AnyStart {
+    /// `[]`.
+    Empty,
+    /// A map: its first key (read, and its `:`), where it starts and its
+    /// text.
+    Map {
+        first: Scalar<'static>,
+        item_start: Position,
+        key: Vec<u8>,
+        seen: SeenKeys<'static>,
+    },
+    /// A sequence: its first item if a scalar (and where it starts).
+    Seq(Option<(Scalar<'static>, Position)>),
 }
 
 /// Runs the slice deserializer on `text` (a whole value, at `origin` in the
