@@ -1302,10 +1302,43 @@ where
             2 => return seed.deserialize(&mut *self.de),
             _ => self.de.place(),
         };
-        seed.deserialize(de::value::SeqDeserializer::new(
+        seed.deserialize(PositionDeserializer(p))
+    }
+}
+
+/// A position of a [`crate::Spanned`], for its `(offset, line, column)`
+/// tuple. Any other type is refused before its visitor is called: the
+/// seed of [`SpanAccess::next_value_seed`] is the position's or the
+/// value's, and this keeps the value's type (whose seed never gets here)
+/// from building its whole visitor again for this deserializer.
+struct PositionDeserializer(jtoo::Position);
+
+impl<'de> de::Deserializer<'de> for PositionDeserializer {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+        Err(not_a_position())
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        let p = self.0;
+        visitor.visit_seq(de::value::SeqDeserializer::new(
             [p.offset, p.line, p.column].into_iter(),
         ))
     }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The error for a position read as anything but its tuple.
+#[cold]
+#[inline(never)]
+fn not_a_position() -> Error {
+    Error::message("a position is read as the tuple (offset, line, column)")
 }
 
 /// `["Name":content]`, or `["Name"]` (a payload left out, as `None` is).
