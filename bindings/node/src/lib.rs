@@ -1073,85 +1073,43 @@ fn timestamp_digits(t: &jtoo::Timestamp) -> u32 {
     }
 }
 
-/// The transfer text as a JavaScript string: from UTF-16 when it is not
-/// ASCII (V8 then copies instead of decoding UTF-8 in two passes).
+/// The transfer text as a JavaScript string, handed over in V8's own
+/// representations so that it copies instead of decoding UTF-8 (which it
+/// reads twice): one byte per character (Latin-1) when every character is
+/// at most U+00FF (ASCII documents, and accented Latin text), else UTF-16.
+/// A one-byte string is also the one V8's JSON parser reads fastest. The
+/// conversions are `encoding_rs`'s (ASCII a word at a time): this crate's
+/// own loops were 2.1M instructions of twitter's parse.
 fn transfer_string<'e>(env: &'e Env, json: &str) -> Result<Unknown<'e>> {
-    if json.is_ascii() {
-        return Ok(env.create_string(json)?.to_unknown());
-    }
-    Ok(env.create_string_utf16(utf16(json))?.to_unknown())
+    use encoding_rs::mem;
+    let s = if json.is_ascii() {
+        env.create_string_latin1(json.as_bytes())?
+    } else if mem::is_str_latin1(json) {
+        let mut latin1 = vec![0; json.len()];
+        let n = mem::convert_utf8_to_latin1_lossy(json.as_bytes(), &mut latin1);
+        latin1.truncate(n);
+        env.create_string_latin1(latin1)?
+    } else {
+        let mut utf16 = vec![0; json.len()];
+        let n = mem::convert_str_to_utf16(json, &mut utf16);
+        utf16.truncate(n);
+        env.create_string_utf16(utf16)?
+    };
+    Ok(s.to_unknown())
 }
 
 /// The UTF-8 of a string argument's UTF-16 code units (as napi hands them
 /// over: ending with a NUL, left out), a lone surrogate replaced by U+FFFD
-/// as napi's own UTF-8 conversion does. ASCII is narrowed sixteen units at
-/// a time (a fixed-size block: vector code); napi's conversion (V8's
-/// `Utf8Length`, then `WriteUtf8`) was 30% of the native side of twitter's
-/// parse.
+/// as napi's own UTF-8 conversion does; by `encoding_rs`. napi's
+/// conversion (V8's `Utf8Length`, then `WriteUtf8`) was 30% of the native
+/// side of twitter's parse.
 fn utf8_of_utf16(units: &[u16]) -> Vec<u8> {
     let units = units.split_last().map_or(units, |(_, text)| text);
-    let mut out = Vec::with_capacity(units.len() + units.len() / 2);
-    let mut rest = units;
-    while !rest.is_empty() {
-        while let Some((block, tail)) = rest.split_first_chunk::<16>()
-            && block.iter().fold(0, |any, &u| any | u) < 0x80
-        {
-            out.extend_from_slice(&block.map(|u| u.to_le_bytes()[0]));
-            rest = tail;
-        }
-        let ascii = rest.iter().position(|&u| u >= 0x80).unwrap_or(rest.len());
-        let (run, tail) = rest.split_at_checked(ascii).unwrap_or((rest, &[]));
-        out.extend(run.iter().map(|&u| u.to_le_bytes()[0]));
-        let other = tail.iter().position(|&u| u < 0x80).unwrap_or(tail.len());
-        let (run, tail) = tail.split_at_checked(other).unwrap_or((tail, &[]));
-        for c in char::decode_utf16(run.iter().copied()) {
-            let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
-            // All four bytes of `buf` then the unused ones cut: a copy of
-            // a fixed size, not a call to `memcpy` per character.
-            let mut buf = [0; 4];
-            let unused = 4 - c.encode_utf8(&mut buf).len();
-            out.extend_from_slice(&buf);
-            out.truncate(out.len() - unused);
-        }
-        rest = tail;
-    }
-    out
-}
-
-/// `text` as UTF-16 code units: runs of ASCII (the bulk of a transfer
-/// text: its punctuation, keys and numbers) widened together, the rest
-/// through `encode_utf16`. Twitter's parse: 8.8% of its time in
-/// `encode_utf16().collect()` before.
-fn utf16(text: &str) -> Vec<u16> {
-    let mut units = Vec::with_capacity(text.len());
-    let mut rest = text;
-    while !rest.is_empty() {
-        let ascii = ascii_len(rest.as_bytes());
-        let (run, tail) = rest.split_at_checked(ascii).unwrap_or((rest, ""));
-        units.extend(run.bytes().map(u16::from));
-        let other = tail
-            .bytes()
-            .position(|b| b.is_ascii())
-            .unwrap_or(tail.len());
-        let (run, tail) = tail.split_at_checked(other).unwrap_or((tail, ""));
-        units.extend(run.encode_utf16());
-        rest = tail;
-    }
-    units
-}
-
-/// How many bytes `text` starts with that are ASCII: sixteen at a time as
-/// a fixed-size block (one vector compare).
-#[inline]
-fn ascii_len(text: &[u8]) -> usize {
-    let mut rest = text;
-    while let Some((block, tail)) = rest.split_first_chunk::<16>()
-        && block.iter().fold(0, |any, &b| any | b) < 0x80
-    {
-        rest = tail;
-    }
-    let at = text.len() - rest.len();
-    at + rest.iter().position(|&b| b >= 0x80).unwrap_or(rest.len())
+    // Three bytes at most per unit (a pair's four bytes are two units).
+    let mut utf8 = vec![0; units.len() * 3];
+    let n = encoding_rs::mem::convert_utf16_to_utf8(units, &mut utf8);
+    utf8.truncate(n);
+    utf8
 }
 
 /// The value for `index.js`: transfer JSON text, or (see [`Transfer::run`])

@@ -33,6 +33,18 @@ test('text outside ASCII and characters JSON escapes come through exactly', () =
   assert.equal(parse('"\udc00"'), '\ufffd')
 })
 
+test('documents of Latin-1 text (handed to V8 one byte a character) and beyond it', () => {
+  const latin = ['é', 'ÿ\u00ff', '\u0080\u00a0 x', 'Zoë "q" \\ ' + 'ü'.repeat(40), 'a'.repeat(33) + 'ß', '\u00c4\u00c3\u00c2\u00c5']
+  const v = { café: latin, 'ÿ': 'naïve', n: 1 }
+  const text = stringify(v)
+  assert.deepEqual(parse(text), v)
+  assert.deepEqual(parse(Buffer.from(text)), v)
+  // One character past U+00FF (U+0100) makes the whole text UTF-16.
+  const w = { café: [...latin, 'Ā'], 'ÿ': '\u0100\u00ff' }
+  assert.deepEqual(parse(stringify(w)), w)
+  assert.deepEqual(parse('["é":"ÿ","s":"' + 'ñ'.repeat(100) + '"]'), { é: 'ÿ', s: 'ñ'.repeat(100) })
+})
+
 test('integers: numbers up to 2^53-1, BigInt beyond', () => {
   assert.equal(parse('9_007_199_254_740_991'), 2 ** 53 - 1)
   assert.equal(parse('-9_007_199_254_740_991'), -(2 ** 53 - 1))
