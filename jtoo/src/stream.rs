@@ -37,7 +37,7 @@
 use crate::error::{Error, ErrorKind, Position};
 use crate::parse::cursor::{self, Next};
 use crate::parse::string::Known;
-use crate::parse::{PResult, Syntax, list, unwrap_nom_err, validate, ws};
+use crate::parse::{PResult, ParseError, Syntax, list, unwrap_nom_err, validate, ws};
 use crate::value::Value;
 use crate::window::{Judged, Window};
 use std::io::{Read, Write};
@@ -45,6 +45,9 @@ use std::io::{Read, Write};
 /// Bytes kept ahead of the position before each step: tokens shorter than
 /// this are read in one try.
 const LOOKAHEAD: usize = 64 * 1024;
+
+/// Events [`Reader::next_event`] reads ahead in one walk of the window.
+const READ_AHEAD: usize = 256;
 
 /// Bytes of output [`Reader::write_canonical`] keeps back
 /// to write with what follows them.
@@ -226,6 +229,11 @@ pub struct Reader<R> {
     /// `unfit_end`: not checked whole again while it is there.
     unfit: Vec<usize>,
     unfit_end: usize,
+    /// [`Reader::next_event`]'s events read ahead, from `served` on.
+    pending: Vec<Pending>,
+    served: usize,
+    /// The input offset of the last list opened.
+    opened: usize,
 }
 
 impl<R: Read> Reader<R> {
@@ -240,6 +248,9 @@ impl<R: Read> Reader<R> {
             state: State::Start,
             unfit: Vec::new(),
             unfit_end: 0,
+            pending: Vec::new(),
+            served: 0,
+            opened: 0,
         }
     }
 
@@ -310,11 +321,11 @@ impl<R: Read> Reader<R> {
         self.w.offset()
     }
 
-    /// The input offset of the innermost open list's `[` (0 outside
-    /// lists).
+    /// The input offset of the `[` of the list the last [`Event::Open`]
+    /// opened (0 before one).
     #[cfg(feature = "json")]
     pub(crate) fn list_start(&self) -> usize {
-        self.open.last().map_or(0, |o| o.start)
+        self.opened
     }
 
     /// The input from offset `start` to `end` while the reader still
@@ -340,7 +351,10 @@ impl<R: Read> Reader<R> {
     /// source ([`ErrorKind::Io`]); [`ErrorKind::TokenTooLong`]. After an
     /// error the reader returns `None`.
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
-        Ok(match self.step()? {
+        let step = self
+            .advance(Lists::Events, READ_AHEAD)
+            .inspect_err(|_| self.state = State::Done)?;
+        Ok(match step {
             Some(Step::Scalar(start) | Step::Whole(start)) => Some(Event::Scalar(Scalar {
                 text: self.w.since(start),
                 syntax: self.syntax,
@@ -375,7 +389,7 @@ impl<R: Read> Reader<R> {
     /// As [`Reader::next_event`].
     pub fn next_part(&mut self) -> Result<Option<Part<'_>>, Error> {
         let step = self
-            .advance(Lists::WholeOrEvents)
+            .advance(Lists::WholeOrEvents, 1)
             .inspect_err(|_| self.state = State::Done)?;
         Ok(step.map(|step| match step {
             Step::Whole(start) => Part::List(self.w.since(start)),
@@ -433,9 +447,8 @@ impl<R: Read> Reader<R> {
 
     /// Checks on from the position through every token the window holds
     /// with at least the read size after it (or all of them at the end of
-    /// input), keeping the open lists on the reader's stack as it goes: the
-    /// steps of [`Reader::advance`] with the same productions, without
-    /// events. It stops before a token it cannot judge in this window (one
+    /// input), keeping the open lists on the reader's stack as it goes:
+    /// [`Walk::run`], the steps every read takes, without events. It stops before a token it cannot judge in this window (one
     /// that reaches the window's end or fails; an error) and before the
     /// document's end, which the next step reads with the window grown as
     /// needed and reports. So each byte is checked once whatever the
@@ -444,40 +457,63 @@ impl<R: Read> Reader<R> {
     /// token cut by the window's end is checked again from its start.
     /// Returns the bytes consumed.
     fn walk(&mut self) -> Result<usize, Error> {
+        if self.served < self.pending.len() {
+            // Events read ahead are given first.
+            return Ok(0);
+        }
         let lookahead = self.w.lookahead();
         self.w.fill(lookahead.saturating_mul(2))?;
+        // Each token is read with at least the read size after it, as a
+        // step of `advance` would be after its `fill`.
+        let limit = |len: usize, eof| match eof {
+            true => len + 1,
+            false => len.saturating_sub(lookahead),
+        };
+        let (i, state, _stop) = self.walk_on(limit, &mut Check);
+        self.state = state;
+        #[cfg(test)]
+        {
+            // A token it stopped before was gone over up to the window's
+            // end at most.
+            let n = match _stop {
+                Stop::More | Stop::Failed => self.w.rest().len(),
+                Stop::Done | Stop::Before => i,
+            };
+            self.w.checked.set(self.w.checked.get() + n);
+        }
+        self.w.skip(i);
+        Ok(i)
+    }
+
+    /// Runs a [`Walk`] on the window from the position, from the reader's
+    /// state, through the tokens that start before `limit(window's length,
+    /// whether the input ends with it)`, telling `visit` of each event,
+    /// with the open lists on the reader's stack (and the window's marks
+    /// of their `[`). Returns the bytes it consumed (the position is not
+    /// moved), the state after them and why it stopped.
+    fn walk_on(
+        &mut self,
+        limit: impl FnOnce(usize, bool) -> usize,
+        visit: &mut impl Visit,
+    ) -> (usize, State, Stop) {
         let eof = self.w.eof();
         let window = self.w.rest();
-        let len = window.len();
         let walk = Walk {
             window,
             offset: self.w.offset(),
-            // Each token is read with at least the read size after it, as
-            // a step of `advance` would be after its `fill`.
-            limit: if eof {
-                len + 1
-            } else {
-                len.saturating_sub(lookahead)
-            },
+            limit: limit(window.len(), eof),
             eof,
             known: self.w.known(),
-            syntax: self.syntax,
-            max_depth: self.max_depth,
+            grammar: self.grammar(),
         };
         let open_before = self.open.len();
         let mut stack = Stack {
             lowest: open_before,
             open: &mut self.open,
         };
-        let i = walk.run(&mut self.state, &mut stack);
+        let mut state = self.state;
+        let (i, stop) = walk.run(&mut state, &mut stack, visit);
         let lowest = stack.lowest;
-        #[cfg(test)]
-        {
-            // A token it stopped before was gone over up to the window's
-            // end at most.
-            let n = if i < walk.limit { len } else { i };
-            self.w.checked.set(self.w.checked.get() + n);
-        }
         // The window keeps the position of each open list's `[`.
         for _ in lowest..open_before {
             self.w.pop_mark();
@@ -485,13 +521,12 @@ impl<R: Read> Reader<R> {
         for o in self.open.get(lowest..).unwrap_or_default() {
             self.w.push_mark(o.start);
         }
-        self.w.skip(i);
-        Ok(i)
+        (i, state, stop)
     }
 
     /// The next step, event by event. After an error, the reader is done.
     fn step(&mut self) -> Result<Option<Step>, Error> {
-        self.advance(Lists::Events)
+        self.advance(Lists::Events, 1)
             .inspect_err(|_| self.state = State::Done)
     }
 
@@ -573,8 +608,14 @@ impl<R: Read> Reader<R> {
         Ok(self.offset())
     }
 
-    fn advance(&mut self, lists: Lists) -> Result<Option<Step>, Error> {
+    /// The next step: an event read ahead, else the events of a walk from
+    /// the position (up to `batch` of them, read ahead), else the token a
+    /// walk stopped before, on a window grown for it.
+    fn advance(&mut self, lists: Lists, batch: usize) -> Result<Option<Step>, Error> {
         loop {
+            if let Some(step) = self.read_ahead() {
+                return Ok(Some(step));
+            }
             match self.state {
                 State::Done => return Ok(None),
                 State::Start => {
@@ -583,98 +624,196 @@ impl<R: Read> Reader<R> {
                         return Err(self.w.error(ErrorKind::ExpectedValue, self.w.pos()));
                     }
                     self.state = State::Value(Role::Top);
+                    continue;
                 }
-                State::Value(role) => {
-                    if lists == Lists::WholeOrEvents
-                        && let Some(step) = self.value_whole(role)?
-                    {
-                        return Ok(Some(step));
-                    }
-                    return self.value(role).map(Some);
-                }
-                State::ListFirst => {
-                    if self.w.peek()? == Some(b']') {
-                        return Ok(Some(self.close(1)));
-                    }
-                    self.state = State::Value(Role::First);
-                }
-                State::AfterFirst { ambiguous } => {
-                    let syntax = self.syntax;
-                    // Strict JTOO has no whitespace: any byte but `:` ends
-                    // the item here (what `pair_colon` finds, without a run).
-                    if !syntax.is_lenient() && self.w.rest().first().is_some_and(|&b| b != b':') {
-                        self.state = State::AfterItem;
-                        continue;
-                    }
-                    let (_, pair) = self.run(|w| after_first(w, syntax, ambiguous))?;
-                    if pair {
-                        self.state = State::Value(Role::PairValue);
-                        return Ok(Some(Step::Colon));
-                    }
-                    self.state = State::AfterItem;
-                }
-                State::AfterItem => {
-                    let syntax = self.syntax;
-                    // A strict `,` or `]` in the window: `separator`'s own
-                    // rule for them, without a run.
-                    if !syntax.is_lenient() {
-                        match cursor::strict_separator(self.w.rest()) {
-                            Some((_, Next::Item)) => {
-                                self.w.skip(1);
-                                self.state = State::Value(Role::First);
-                                continue;
-                            }
-                            Some((_, Next::End)) => return Ok(Some(self.close(1))),
-                            None => {}
-                        }
-                    }
-                    match self.run(|w| cursor::separator(w, w, syntax))? {
-                        (_, Next::Item) => self.state = State::Value(Role::First),
-                        (_, Next::End) => return Ok(Some(self.close(1))),
-                    }
-                }
-                State::End { ambiguous } => {
-                    self.skip_ws()?;
-                    if self.final_newline && !self.syntax.is_lenient() {
-                        self.w.fill(2)?;
-                        if self.w.rest() == b"\n" {
-                            self.w.skip(1);
-                        }
-                    }
-                    return match self.w.peek()? {
-                        None => {
-                            self.state = State::Done;
-                            Ok(None)
-                        }
-                        Some(b':') if ambiguous => {
-                            Err(self.w.error(ErrorKind::AmbiguousKey, self.w.pos()))
-                        }
-                        Some(_) => Err(self.w.error(ErrorKind::TrailingCharacters, self.w.pos())),
-                    };
-                }
+                State::End { ambiguous } => return self.end(ambiguous),
+                _ => {}
+            }
+            let mut lists_from = None;
+            if lists == Lists::WholeOrEvents {
+                // A list is read whole where it fits; one that does not
+                // (just tried) is read event by event.
+                let tried = match self.state {
+                    State::Value(role) => match self.value_whole(role)? {
+                        Some(step) => return Ok(Some(step)),
+                        None => true,
+                    },
+                    _ => false,
+                };
+                lists_from = Some(usize::from(tried));
+            }
+            if let Some(step) = self.walk_events(batch, lists_from)? {
+                return Ok(Some(step));
             }
         }
     }
 
-    /// Reads a value in `role`: opens a list, or checks a scalar.
-    fn value(&mut self, role: Role) -> Result<Step, Error> {
-        let syntax = self.syntax;
-        if self.w.peek()? == Some(b'[') {
-            let start = self.offset();
-            self.w.push_mark(start);
-            let depth = self.max_depth.saturating_sub(self.open.len());
-            // Pushed first: an "unclosed list" error is this one's.
-            self.open.push(Open { start, role });
-            self.run(|w| cursor::open(w, syntax, depth))?;
-            self.state = State::ListFirst;
-            return Ok(Step::Open);
+    /// The next of the events a walk read ahead, if any: the reader moves
+    /// to its end and to the state after it.
+    #[inline]
+    fn read_ahead(&mut self) -> Option<Step> {
+        let p = *self.pending.get(self.served)?;
+        self.served += 1;
+        if self.served == self.pending.len() {
+            self.pending.clear();
+            self.served = 0;
         }
-        let (consumed, ambiguous) =
-            self.run_known(|w, known| validate::value_key(w, syntax, 1, known))?;
-        // `run` may have moved the window: the scalar ends at `pos`.
-        let start = self.w.pos() - consumed;
-        self.state = role.after(ambiguous);
-        Ok(Step::Scalar(start))
+        self.w.skip_to(p.to);
+        self.state = p.after;
+        Some(self.event_step(p.took, p.from))
+    }
+
+    /// The step of an event that began at buffer index `from`.
+    #[inline]
+    fn event_step(&mut self, took: Took, from: usize) -> Step {
+        match took {
+            Took::Open(_) => {
+                self.opened = self.w.offset_of(from);
+                Step::Open
+            }
+            Took::Close => Step::Close,
+            Took::Colon => Step::Colon,
+            Took::Scalar => Step::Scalar(from),
+        }
+    }
+
+    /// Walks the window from the position (it holds at least the read
+    /// size, or the rest of the input) to its end or `batch` events, which
+    /// are read ahead ([`Reader::read_ahead`] gives them), and stops before
+    /// a list from window index `lists_from` on. Without an event, the
+    /// reader moves to where the walk stopped, and the token there, which
+    /// did not end in the window or failed, is read on a window grown for
+    /// it ([`Reader::grow`]). `None`: the walk stopped at the document's
+    /// end or before a list; or read ahead.
+    fn walk_events(
+        &mut self,
+        batch: usize,
+        lists_from: Option<usize>,
+    ) -> Result<Option<Step>, Error> {
+        self.w.fill(self.w.lookahead())?;
+        let mut events = Events {
+            at: self.w.pos(),
+            pending: std::mem::take(&mut self.pending),
+            batch,
+            lists_from,
+            failed: None,
+        };
+        let (i, state, stop) = self.walk_on(|len, eof| len + usize::from(eof), &mut events);
+        self.pending = events.pending;
+        #[cfg(test)]
+        self.w.checked.set(self.w.checked.get() + i);
+        if !self.pending.is_empty() {
+            // Read again from the last one's end.
+            return Ok(None);
+        }
+        self.state = state;
+        self.w.skip(i);
+        match stop {
+            Stop::Before => Ok(None),
+            Stop::Done if matches!(state, State::End { .. }) => Ok(None),
+            // (Not met: a token that ends the window ends at the input's
+            // end, or is an event.)
+            Stop::Done | Stop::More => self.grow(Judged::More),
+            Stop::Failed => {
+                let (window, eof) = (self.w.rest(), self.w.eof());
+                let judged = match events.failed {
+                    Some(e) => judge(Err(e), window, eof),
+                    None => Judged::More,
+                };
+                self.grow(judged)
+            }
+        }
+    }
+
+    /// The token at the position, which did not end in the window as it
+    /// is (`judged` there): the steps of [`Walk::run`] up to it and through
+    /// it, run on a window grown (doubling) until it ends in it, is found
+    /// wrong, or is longer than the token limit. Its event, if it is one.
+    #[cold]
+    #[inline(never)]
+    fn grow(
+        &mut self,
+        judged: Judged<(State, Option<(Took, usize)>)>,
+    ) -> Result<Option<Step>, Error> {
+        let (grammar, state, start) = (self.grammar(), self.state, self.w.offset());
+        let open = &self.open;
+        let production = |window: &[u8], known, eof| {
+            // The token at index 0 only, with the lists as they are.
+            let walk = Walk {
+                window,
+                offset: start,
+                limit: 1,
+                eof,
+                known,
+                grammar,
+            };
+            let (mut at, mut first) = (state, FirstEvent::default());
+            match walk.run(&mut at, &mut Looking(open), &mut first) {
+                (_, Stop::Failed) if let Some(e) = first.failed => judge(Err(e), window, eof),
+                (_, Stop::More | Stop::Failed) => Judged::More,
+                (i, Stop::Done | Stop::Before) => Judged::Done(i, (at, first.event)),
+            }
+        };
+        let (taken, (next, first)) = self.w.run_judged(judged, production, |w, kind, index| {
+            match (kind, open.last()) {
+                // "Unclosed list" is reported where the innermost list
+                // began, which may have left the window; a list that
+                // cannot open is its own.
+                (ErrorKind::UnclosedList, Some(o))
+                    if o.start < w.offset() && !matches!(state, State::Value(_)) =>
+                {
+                    w.last_mark_error(kind)
+                }
+                _ => w.error(kind, index),
+            }
+        })?;
+        self.state = next;
+        let Some((took, from)) = first else {
+            return Ok(None);
+        };
+        match took {
+            Took::Open(role) => {
+                self.open.open(Open {
+                    start: start + from,
+                    role,
+                });
+                self.w.push_mark(start + from);
+            }
+            Took::Close => {
+                self.open.close();
+                self.w.pop_mark();
+            }
+            Took::Colon | Took::Scalar => {}
+        }
+        let from = self.w.pos() - taken + from;
+        Ok(Some(self.event_step(took, from)))
+    }
+
+    /// After the document's value: the end of input, after HTOO whitespace
+    /// (or strict JTOO's allowed final newline).
+    fn end(&mut self, ambiguous: bool) -> Result<Option<Step>, Error> {
+        self.skip_ws()?;
+        if self.final_newline && !self.syntax.is_lenient() {
+            self.w.fill(2)?;
+            if self.w.rest() == b"\n" {
+                self.w.skip(1);
+            }
+        }
+        match self.w.peek()? {
+            None => {
+                self.state = State::Done;
+                Ok(None)
+            }
+            Some(b':') if ambiguous => Err(self.w.error(ErrorKind::AmbiguousKey, self.w.pos())),
+            Some(_) => Err(self.w.error(ErrorKind::TrailingCharacters, self.w.pos())),
+        }
+    }
+
+    fn grammar(&self) -> Grammar {
+        Grammar {
+            syntax: self.syntax,
+            max_depth: self.max_depth,
+        }
     }
 
     /// Reads a list in `role` in one run of the validator when it ends,
@@ -722,14 +861,13 @@ impl<R: Read> Reader<R> {
                     limit: window.len() + usize::from(eof),
                     eof,
                     known: self.w.known(),
-                    syntax: self.syntax,
-                    max_depth: self.max_depth,
+                    grammar: self.grammar(),
                 };
                 let mut spine = Spine {
                     outer: self.open.len(),
                     lists: Vec::new(),
                 };
-                let _walked = walk.run(&mut State::Value(role), &mut spine);
+                let (_walked, _) = walk.run(&mut State::Value(role), &mut spine, &mut Check);
                 #[cfg(test)]
                 self.w.checked.set(self.w.checked.get() + _walked);
                 self.unfit.clear();
@@ -740,64 +878,45 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Consumes the `]` (`len` bytes) that closes the innermost list.
-    fn close(&mut self, len: usize) -> Step {
-        self.w.skip(len);
-        self.w.pop_mark();
-        let role = self.open.pop().map_or(Role::Top, |o| o.role);
-        self.state = role.after(false);
-        Step::Close
-    }
-
-    /// Skips HTOO whitespace and comments (nothing in strict JTOO).
+    /// Skips HTOO whitespace and comments (nothing in strict JTOO): a run
+    /// of them as long as it is, on a window grown to hold it.
     fn skip_ws(&mut self) -> Result<(), Error> {
         if self.syntax.is_lenient() {
             let syntax = self.syntax;
-            self.run(|w| ws::skip(w, syntax))?;
+            self.w.run(
+                |window, _, eof| {
+                    let found =
+                        ws::skip(window, syntax).map(|(r, ())| (window.len() - r.len(), ()));
+                    judge(found, window, eof)
+                },
+                |w, kind, index| w.error(kind, index),
+            )?;
         }
         Ok(())
     }
+}
 
-    /// Runs a production on the window and moves past what it read; returns
-    /// the bytes consumed and its result. When the production reaches the
-    /// end of the window, or fails in a way more input could change, the
-    /// window grows (doubling) and it runs again.
-    fn run<T>(
-        &mut self,
-        production: impl Fn(&[u8]) -> PResult<'_, T>,
-    ) -> Result<(usize, T), Error> {
-        self.run_known(|w, _| production(w))
-    }
-
-    /// [`Reader::run`] for a production told what is known of the window
-    /// (its UTF-8, when every byte of it was checked).
-    fn run_known<T>(
-        &mut self,
-        production: impl for<'w> Fn(&'w [u8], Known<'static>) -> PResult<'w, T>,
-    ) -> Result<(usize, T), Error> {
-        let open = &self.open;
-        self.w.run(
-            |window, known, eof| match production(window, known) {
-                Ok((rest, v)) => Judged::Done(window.len() - rest.len(), v),
-                Err(e) => {
-                    let e = unwrap_nom_err(e, window);
-                    let at = e.offset(window);
-                    if eof || is_final(e.kind, at, window.len()) {
-                        Judged::Fail(at, e.kind)
-                    } else {
-                        Judged::More
-                    }
-                }
-            },
-            |w, kind, index| match (kind, open.last()) {
-                // "Unclosed list" is reported where the innermost list
-                // began, which may have left the window.
-                (ErrorKind::UnclosedList, Some(open)) if open.start < w.offset() => {
-                    w.last_mark_error(kind)
-                }
-                _ => w.error(kind, index),
-            },
-        )
+/// What a production found (the bytes it read and its result, or its
+/// error), as the window judges it: a result; an error that no later byte
+/// could change (the input has ended, or [`is_final`]); or more input
+/// needed.
+#[inline(always)]
+fn judge<T>(
+    found: Result<(usize, T), nom::Err<ParseError>>,
+    window: &[u8],
+    eof: bool,
+) -> Judged<T> {
+    match found {
+        Ok((len, v)) => Judged::Done(len, v),
+        Err(e) => {
+            let e = unwrap_nom_err(e, window);
+            let at = e.offset(window);
+            if eof || is_final(e.kind, at, window.len()) {
+                Judged::Fail(at, e.kind)
+            } else {
+                Judged::More
+            }
+        }
     }
 }
 
@@ -814,6 +933,134 @@ fn after_first(w: &[u8], syntax: Syntax, ambiguous: bool) -> PResult<'_, bool> {
     cursor::pair_colon(w, w, syntax, || ambiguous)
 }
 
+/// The grammar a reader reads with.
+#[derive(Clone, Copy)]
+struct Grammar {
+    syntax: Syntax,
+    max_depth: usize,
+}
+
+/// What a step of [`Walk::run`] read, for the reader's events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Took {
+    /// A `[` (and HTOO whitespace after it): a list in this role opens.
+    Open(Role),
+    /// A `]` (after HTOO whitespace and a trailing `,`): the innermost
+    /// list closes.
+    Close,
+    /// A pair's `:` and the whitespace around it.
+    Colon,
+    /// A scalar.
+    Scalar,
+}
+
+/// Told each step of a [`Walk`] that makes an event.
+trait Visit {
+    /// The step read `took` from window index `from` to `to`, and the
+    /// walk is in `after`; `true` stops the walk after it.
+    fn took(&mut self, took: Took, from: usize, to: usize, after: State) -> bool;
+
+    /// `true` stops the walk before the list that starts at window index
+    /// `from`.
+    #[inline(always)]
+    fn before_list(&mut self, _from: usize) -> bool {
+        false
+    }
+
+    /// The walk stops before a token whose production failed with `error`.
+    #[inline(always)]
+    fn failed(&mut self, _error: nom::Err<ParseError>) {}
+}
+
+/// No events: a check.
+struct Check;
+
+impl Visit for Check {
+    #[inline(always)]
+    fn took(&mut self, _: Took, _: usize, _: usize, _: State) -> bool {
+        false
+    }
+}
+
+/// The first event (what it read, from which window index), which ends
+/// the walk, or the error it stopped at.
+#[derive(Default)]
+struct FirstEvent {
+    event: Option<(Took, usize)>,
+    failed: Option<nom::Err<ParseError>>,
+}
+
+impl Visit for FirstEvent {
+    #[inline(always)]
+    fn took(&mut self, took: Took, from: usize, _: usize, _: State) -> bool {
+        self.event = Some((took, from));
+        true
+    }
+
+    fn failed(&mut self, error: nom::Err<ParseError>) {
+        self.failed = Some(error);
+    }
+}
+
+/// An event read ahead: what it read, from buffer index `from` to `to`,
+/// and the state after it.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    took: Took,
+    from: usize,
+    to: usize,
+    after: State,
+}
+
+/// Events read ahead, up to `batch` of them, from a walk of the window
+/// that starts at buffer index `at`; it stops before a list from window
+/// index `lists_from` on.
+struct Events {
+    at: usize,
+    pending: Vec<Pending>,
+    batch: usize,
+    lists_from: Option<usize>,
+    failed: Option<nom::Err<ParseError>>,
+}
+
+impl Visit for Events {
+    #[inline(always)]
+    fn took(&mut self, took: Took, from: usize, to: usize, after: State) -> bool {
+        self.pending.push(Pending {
+            took,
+            from: self.at + from,
+            to: self.at + to,
+            after,
+        });
+        self.pending.len() >= self.batch
+    }
+
+    #[inline(always)]
+    fn before_list(&mut self, from: usize) -> bool {
+        self.lists_from.is_some_and(|k| from >= k)
+    }
+
+    fn failed(&mut self, error: nom::Err<ParseError>) {
+        self.failed = Some(error);
+    }
+}
+
+/// Why a [`Walk`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// At its limit, at the document's end, or after the event that ended
+    /// it.
+    Done,
+    /// Before a list, where [`Visit::before_list`] said.
+    Before,
+    /// Before a token whose result reaches the end of the window, which
+    /// may go on: it must run again on more of the input.
+    More,
+    /// Before a token whose production failed (more input may change
+    /// that: see [`judge`]), with the error told to [`Visit::failed`].
+    Failed,
+}
+
 /// A walk through the tokens of a window: see [`Reader::walk`].
 struct Walk<'w> {
     window: &'w [u8],
@@ -824,30 +1071,47 @@ struct Walk<'w> {
     /// The input ends with the window.
     eof: bool,
     known: Known<'static>,
-    syntax: Syntax,
-    max_depth: usize,
+    grammar: Grammar,
 }
 
 impl Walk<'_> {
-    /// The steps of [`Reader::advance`] (the same productions) from
-    /// `state` through every token that starts before the limit and ends
-    /// before the window's end (or the input's), opening and closing lists
-    /// on `nest`; it stops before any other token, an error included, and
-    /// at the document's end. Returns the bytes consumed.
-    fn run(&self, at: &mut State, nest: &mut impl Nesting) -> usize {
-        let (window, len, syntax, eof) = (self.window, self.window.len(), self.syntax, self.eof);
-        let (limit, known, offset, max_depth) =
-            (self.limit, self.known, self.offset, self.max_depth);
+    /// The stream grammar, in one place: from `state`, the production
+    /// each token calls for (the list steps of [`cursor`] and the scalar
+    /// productions) through every token that starts before the limit and
+    /// ends before the window's end (or the input's), opening and closing
+    /// lists on `nest` and telling `visit` of each event. It stops before
+    /// any other token (saying why), at the document's end, and where
+    /// `visit` says. Returns the bytes consumed. `check_to_end` walks with
+    /// [`Check`] (no events), `next_event` with [`Events`] (read ahead, a
+    /// batch at a time), a token that needs a longer window is walked
+    /// alone on it ([`Reader::grow`]).
+    fn run(
+        &self,
+        at: &mut State,
+        nest: &mut impl Nesting,
+        visit: &mut impl Visit,
+    ) -> (usize, Stop) {
+        let (window, len, eof) = (self.window, self.window.len(), self.eof);
+        let (limit, known, offset) = (self.limit, self.known, self.offset);
+        let (syntax, max_depth) = (self.grammar.syntax, self.grammar.max_depth);
         // Whether a production's result holds whatever follows: it ended
         // before the window's end, or the input has ended.
         let judged = |r: &[u8]| !r.is_empty() || eof;
         let mut state = *at;
         let mut i = 0;
-        while i < limit {
+        let stop = loop {
+            if i >= limit {
+                break Stop::Done;
+            }
             let rest = window.get(i..).unwrap_or_default();
+            let from = i;
             match state {
                 State::Value(role) if rest.first() == Some(&b'[') => {
+                    if visit.before_list(from) {
+                        break Stop::Before;
+                    }
                     let depth = max_depth.saturating_sub(nest.depth());
+                    // It fails unless a byte follows the `[`.
                     match cursor::open(rest, syntax, depth) {
                         Ok((r, _)) => {
                             nest.open(Open {
@@ -856,26 +1120,45 @@ impl Walk<'_> {
                             });
                             i = len - r.len();
                             state = State::ListFirst;
+                            if visit.took(Took::Open(role), from, i, state) {
+                                break Stop::Done;
+                            }
                         }
-                        Err(_) => break,
+                        Err(e) => {
+                            visit.failed(e);
+                            break Stop::Failed;
+                        }
                     }
                 }
                 State::Value(role) => match validate::value_key(rest, syntax, 1, known) {
                     Ok((r, ambiguous)) if judged(r) => {
                         i = len - r.len();
                         state = role.after(ambiguous);
+                        if visit.took(Took::Scalar, from, i, state) {
+                            break Stop::Done;
+                        }
                     }
-                    _ => break,
+                    Ok(_) => {
+                        break Stop::More;
+                    }
+                    Err(e) => {
+                        visit.failed(e);
+                        break Stop::Failed;
+                    }
                 },
                 State::ListFirst => match rest.first() {
                     Some(b']') => {
                         i += 1;
                         state = nest.close().after(false);
+                        if visit.took(Took::Close, from, i, state) {
+                            break Stop::Done;
+                        }
                     }
-                    Some(_) => state = State::Value(Role::First),
-                    None => break,
+                    _ => state = State::Value(Role::First),
                 },
                 State::AfterFirst { ambiguous } => {
+                    // Strict JTOO has no whitespace: any byte but `:` ends
+                    // the item here (what `pair_colon` finds).
                     if !syntax.is_lenient() && rest.first().is_some_and(|&b| b != b':') {
                         state = State::AfterItem;
                         continue;
@@ -883,16 +1166,26 @@ impl Walk<'_> {
                     match after_first(rest, syntax, ambiguous) {
                         Ok((r, pair)) if judged(r) => {
                             i = len - r.len();
-                            state = if pair {
-                                State::Value(Role::PairValue)
+                            if pair {
+                                state = State::Value(Role::PairValue);
+                                if visit.took(Took::Colon, from, i, state) {
+                                    break Stop::Done;
+                                }
                             } else {
-                                State::AfterItem
-                            };
+                                state = State::AfterItem;
+                            }
                         }
-                        _ => break,
+                        Ok(_) => {
+                            break Stop::More;
+                        }
+                        Err(e) => {
+                            visit.failed(e);
+                            break Stop::Failed;
+                        }
                     }
                 }
                 State::AfterItem => {
+                    // A strict `,` or `]`: `separator`'s own rule for them.
                     let next = match syntax.is_lenient() {
                         false => cursor::strict_separator(rest),
                         true => None,
@@ -901,7 +1194,13 @@ impl Walk<'_> {
                         Some(next) => next,
                         None => match cursor::separator(rest, rest, syntax) {
                             Ok((r, next)) if judged(r) => (r, next),
-                            _ => break,
+                            Ok(_) => {
+                                break Stop::More;
+                            }
+                            Err(e) => {
+                                visit.failed(e);
+                                break Stop::Failed;
+                            }
                         },
                     };
                     match next {
@@ -909,17 +1208,21 @@ impl Walk<'_> {
                             i = len - r.len();
                             state = State::Value(Role::First);
                         }
+                        // `r` starts at the `]`.
                         (r, Next::End) => {
                             i = len - r.len() + 1;
                             state = nest.close().after(false);
+                            if visit.took(Took::Close, from, i, state) {
+                                break Stop::Done;
+                            }
                         }
                     }
                 }
-                State::Start | State::End { .. } | State::Done => break,
+                State::Start | State::End { .. } | State::Done => break Stop::Done,
             }
-        }
+        };
         *at = state;
-        i
+        (i, stop)
     }
 }
 
@@ -930,6 +1233,43 @@ trait Nesting {
     fn open(&mut self, list: Open);
     /// Closes the innermost: its role.
     fn close(&mut self) -> Role;
+}
+
+/// The reader's open lists.
+impl Nesting for Vec<Open> {
+    #[inline]
+    fn depth(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn open(&mut self, list: Open) {
+        self.push(list);
+    }
+
+    #[inline]
+    fn close(&mut self) -> Role {
+        self.pop().map_or(Role::Top, |o| o.role)
+    }
+}
+
+/// The reader's open lists as a step that may not be taken sees them,
+/// unchanged: what it opens and closes is done once it is.
+struct Looking<'a>(&'a [Open]);
+
+impl Nesting for Looking<'_> {
+    #[inline]
+    fn depth(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline]
+    fn open(&mut self, _: Open) {}
+
+    #[inline]
+    fn close(&mut self) -> Role {
+        self.0.last().map_or(Role::Top, |o| o.role)
+    }
 }
 
 /// The reader's open lists, and the fewest there were during a walk.
@@ -951,7 +1291,7 @@ impl Nesting for Stack<'_> {
 
     #[inline]
     fn close(&mut self) -> Role {
-        let role = self.open.pop().map_or(Role::Top, |o| o.role);
+        let role = self.open.close();
         self.lowest = self.lowest.min(self.open.len());
         role
     }

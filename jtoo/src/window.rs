@@ -150,6 +150,16 @@ impl<R: Read> Window<R> {
         self.pos = (self.pos + n).min(self.end);
     }
 
+    /// Moves the position to buffer index `index` (within the bytes held).
+    pub(crate) fn skip_to(&mut self, index: usize) {
+        self.pos = index.min(self.end);
+    }
+
+    /// The input offset of buffer index `index`.
+    pub(crate) fn offset_of(&self, index: usize) -> usize {
+        self.base + index
+    }
+
     /// The bytes from buffer index `start` to the position.
     pub(crate) fn since(&self, start: usize) -> &[u8] {
         self.buf.get(start..self.pos).unwrap_or_default()
@@ -191,12 +201,21 @@ impl<R: Read> Window<R> {
         mut production: impl FnMut(&[u8], Known<'static>, bool) -> Judged<T>,
         report: impl Fn(&Self, ErrorKind, usize) -> Error,
     ) -> Result<(usize, T), Error> {
-        let mut want = self.lookahead;
+        self.fill(self.lookahead)?;
+        let judged = production(self.rest(), self.known(), self.eof);
+        self.run_judged(judged, production, report)
+    }
+
+    /// [`Window::run`] when `judged` is what `production` found on the
+    /// window as it is, after a [`Window::fill`] of the read size.
+    pub(crate) fn run_judged<T>(
+        &mut self,
+        mut judged: Judged<T>,
+        mut production: impl FnMut(&[u8], Known<'static>, bool) -> Judged<T>,
+        report: impl Fn(&Self, ErrorKind, usize) -> Error,
+    ) -> Result<(usize, T), Error> {
         loop {
-            self.fill(want)?;
-            let window = self.rest();
-            let len = window.len();
-            let judged = production(window, self.known(), self.eof);
+            let len = self.end - self.pos;
             #[cfg(test)]
             {
                 let n = match judged {
@@ -221,7 +240,8 @@ impl<R: Read> Window<R> {
                     self.pos,
                 ));
             }
-            want = len.saturating_mul(2).max(self.lookahead);
+            self.fill(len.saturating_mul(2).max(self.lookahead))?;
+            judged = production(self.rest(), self.known(), self.eof);
         }
     }
 

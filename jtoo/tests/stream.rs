@@ -357,6 +357,80 @@ fn long_items_straddling_the_window_read_as_the_parser_reads_them() {
     }
 }
 
+/// Reads `k` events of strict `doc` with `next_event` (which reads ahead),
+/// checking that each leaves the reader just past its token; then hands
+/// the reader to `rest`.
+fn after_events<T>(
+    doc: &[u8],
+    (buffer, step): (usize, usize),
+    k: usize,
+    rest: impl FnOnce(&mut Reader<Trickle<'_>>) -> T,
+) -> (usize, T) {
+    use jtoo::stream::Event;
+    let mut r = Reader::new(Trickle {
+        bytes: doc,
+        step,
+        n: 0,
+    })
+    .with_buffer_size(buffer);
+    for _ in 0..k {
+        let Some(event) = r.next_event().unwrap() else {
+            break;
+        };
+        let token = match event {
+            Event::Open => b"[".to_vec(),
+            Event::Close => b"]".to_vec(),
+            Event::Colon => b":".to_vec(),
+            Event::Scalar(s) => s.text().to_vec(),
+        };
+        let end = r.offset();
+        assert_eq!(
+            &doc[end - token.len()..end],
+            &token[..],
+            "event ending at {end}"
+        );
+    }
+    let at = r.offset();
+    (at, rest(&mut r))
+}
+
+#[test]
+fn events_read_ahead_are_given_before_whatever_reads_next() {
+    // `next_event` walks the window once for many events; each still moves
+    // the reader just past its token, and `write_canonical`, `check_to_end`
+    // and `next_part` go on from there: a strict document's rest as it is.
+    for shift in [0, 13] {
+        for doc in long_items(shift) {
+            let events = events(&doc, Syntax::Strict, (1 << 16, 1 << 20), false).0;
+            let every = (events.len() / 40).max(1);
+            for size in [(1, 1), (16, 16), (1 << 16, 1 << 20)] {
+                for k in (0..=events.len()).step_by(every) {
+                    let (at, out) = after_events(&doc, size, k, |r| {
+                        let mut out = Vec::new();
+                        r.write_canonical(&mut out).unwrap();
+                        out
+                    });
+                    assert_eq!(
+                        out,
+                        &doc[at..],
+                        "write_canonical after {k} events, {size:?}"
+                    );
+                    let (_, n) = after_events(&doc, size, k, |r| r.check_to_end().unwrap());
+                    assert_eq!(n, doc.len(), "check_to_end after {k} events, {size:?}");
+                    let (_, parts) = after_events(&doc, size, k, |r| {
+                        let mut n = 0;
+                        while r.next_part().unwrap().is_some() {
+                            n += 1;
+                        }
+                        n
+                    });
+                    assert!(parts <= events.len() - k.min(events.len()));
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
