@@ -1104,11 +1104,23 @@ fn transfer_string<'e>(env: &'e Env, json: &str) -> Result<Unknown<'e>> {
 /// conversion (V8's `Utf8Length`, then `WriteUtf8`) was 30% of the native
 /// side of twitter's parse.
 fn utf8_of_utf16(units: &[u16]) -> Vec<u8> {
-    let units = units.split_last().map_or(units, |(_, text)| text);
-    // Three bytes at most per unit (a pair's four bytes are two units).
-    let mut utf8 = vec![0; units.len() * 3];
-    let n = encoding_rs::mem::convert_utf16_to_utf8(units, &mut utf8);
-    utf8.truncate(n);
+    let mut rest = units.split_last().map_or(units, |(_, text)| text);
+    // One and a half bytes a unit first (twitter's text needs 1.18), grown
+    // when that is not enough: three bytes a unit at most (a pair's four
+    // bytes are two units) would be twice the memory to zero.
+    let mut utf8 = vec![0; rest.len() + rest.len() / 2 + 8];
+    let mut written = 0;
+    loop {
+        let dst = utf8.get_mut(written..).unwrap_or_default();
+        let (read, n) = encoding_rs::mem::convert_utf16_to_utf8_partial(rest, dst);
+        written += n;
+        rest = rest.get(read..).unwrap_or_default();
+        if rest.is_empty() {
+            break;
+        }
+        utf8.resize(written + rest.len() * 3 + 8, 0);
+    }
+    utf8.truncate(written);
     utf8
 }
 

@@ -31,6 +31,13 @@ test('text outside ASCII and characters JSON escapes come through exactly', () =
   // A lone surrogate has no UTF-8: it reads as U+FFFD (napi's conversion).
   assert.equal(parse('"a\ud800b"'), 'a\ufffdb')
   assert.equal(parse('"\udc00"'), '\ufffd')
+  // Text of three UTF-8 bytes a UTF-16 unit (more than the first buffer
+  // holds), pairs and lone surrogates on either side of the growth.
+  for (const n of [1, 100, 1000]) {
+    const s = '日本'.repeat(n) + '😀'.repeat(n) + 'x'.repeat(n) + '語'.repeat(n)
+    assert.equal(parse(`"${s}"`), s)
+    assert.equal(parse(`"${s}\ud800${s}"`), `${s}\ufffd${s}`)
+  }
 })
 
 test('documents of Latin-1 text (handed to V8 one byte a character) and beyond it', () => {
