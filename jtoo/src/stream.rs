@@ -350,10 +350,15 @@ impl<R: Read> Reader<R> {
     /// The parser's errors, positioned in the input; an I/O error of the
     /// source ([`ErrorKind::Io`]); [`ErrorKind::TokenTooLong`]. After an
     /// error the reader returns `None`.
+    #[inline]
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>, Error> {
-        let step = self
-            .advance(Lists::Events, READ_AHEAD)
-            .inspect_err(|_| self.state = State::Done)?;
+        // An event read ahead comes without a call.
+        let step = match self.read_ahead() {
+            Some(step) => Some(step),
+            None => self
+                .advance(Lists::Events, READ_AHEAD)
+                .inspect_err(|_| self.state = State::Done)?,
+        };
         Ok(match step {
             Some(Step::Scalar(start) | Step::Whole(start)) => Some(Event::Scalar(Scalar {
                 text: self.w.since(start),
@@ -650,7 +655,7 @@ impl<R: Read> Reader<R> {
 
     /// The next of the events a walk read ahead, if any: the reader moves
     /// to its end and to the state after it.
-    #[inline]
+    #[inline(always)]
     fn read_ahead(&mut self) -> Option<Step> {
         let p = *self.pending.get(self.served)?;
         self.served += 1;
@@ -664,7 +669,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// The step of an event that began at buffer index `from`.
-    #[inline]
+    #[inline(always)]
     fn event_step(&mut self, took: Took, from: usize) -> Step {
         match took {
             Took::Open(_) => {
