@@ -4,6 +4,7 @@
 mod bounded;
 mod cli;
 mod common;
+mod conformance;
 mod edit;
 mod htoo_files;
 mod in_place;

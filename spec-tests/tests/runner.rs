@@ -1,43 +1,15 @@
-//! The runner binary against external programs: our `jtoo` CLI (must pass
-//! everything but the known failures), and stand-ins that reject everything,
-//! crash or hang (must be reported as failing, never as passing).
+//! The runner binary against external programs: stand-ins that reject
+//! everything, crash or hang (must be reported as failing, never as
+//! passing). The runner against our `jtoo` CLI, which must pass everything
+//! but the known failures, is jtoo-cli's `tests/conformance.rs`: there the
+//! test uses the binary `cargo test` built.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use std::sync::OnceLock;
 
 const RUNNER: &str = env!("CARGO_BIN_EXE_spec-tests");
-
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Builds the `jtoo` binary (package `jtoo-cli`) into the same target
-/// directory and profile as this test, once, and returns its path.
-fn jtoo_bin() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let runner = Path::new(RUNNER);
-        let profile_dir = runner.parent().unwrap();
-        let target_dir = profile_dir.parent().unwrap();
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "jtoo-cli", "--bin", "jtoo"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(manifest_dir());
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("run cargo build -p jtoo-cli");
-        assert!(status.success(), "cargo build -p jtoo-cli failed");
-        let bin = profile_dir.join("jtoo");
-        assert!(bin.is_file(), "{} not built", bin.display());
-        bin
-    })
-}
 
 /// Runs the runner with `args` plus `--json`; returns its exit code and report.
 fn run(args: &[&str]) -> (i32, Json) {
@@ -70,20 +42,6 @@ fn failures(report: &Json) -> Vec<String> {
         .collect()
 }
 
-fn known_failures() -> String {
-    manifest_dir()
-        .join("tests/known-failures.txt")
-        .display()
-        .to_string()
-}
-
-fn known_cli_failures() -> String {
-    manifest_dir()
-        .join("tests/known-failures-cli.txt")
-        .display()
-        .to_string()
-}
-
 /// Number of case files under `cases/<rev>/<sub>` with extension `ext`.
 fn count_cases(sub: &str, ext: &str) -> u64 {
     let dir = spec_tests::cases::default_cases_dir();
@@ -100,99 +58,6 @@ fn script(name: &str, body: &str) -> String {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     format!("sh {}", path.display())
-}
-
-#[test]
-fn our_cli_passes_strict_and_encoder() {
-    let jtoo = jtoo_bin().display().to_string();
-    let (code, report) = run(&[
-        "--decoder",
-        &format!("{jtoo} decode"),
-        "--encoder",
-        &format!("{jtoo} encode"),
-        "--skip",
-        &known_failures(),
-        "--skip",
-        &known_cli_failures(),
-    ]);
-    assert_eq!(failures(&report), Vec::<String>::new());
-    assert_eq!(count(&report, "stale"), 0, "stale known failures: {report}");
-    assert_eq!(code, 0);
-    assert!(count(&report, "passed") >= 400);
-    assert!(count(&report, "implementation_defined") > 0);
-}
-
-#[test]
-fn our_cli_passes_from_json() {
-    let jtoo = jtoo_bin().display().to_string();
-    let (code, report) = run(&["--from-json", &format!("{jtoo} from-json")]);
-    assert_eq!(failures(&report), Vec::<String>::new());
-    assert_eq!(code, 0);
-    let cases = count_cases("from-json/", ".json");
-    assert!(cases >= 40, "{cases}");
-    assert_eq!(count(&report, "passed"), cases);
-    // A converter that refuses everything passes only the refusals.
-    let refuse = script("refuse-json.sh", "cat >/dev/null\nexit 1");
-    let (_, report) = run(&["--from-json", &refuse]);
-    assert_eq!(
-        count(&report, "passed"),
-        count_cases("from-json/invalid/", ".json")
-    );
-}
-
-#[test]
-fn our_cli_passes_htoo() {
-    let jtoo = jtoo_bin().display().to_string();
-    let (code, report) = run(&[
-        "--htoo",
-        "--decoder",
-        &format!("{jtoo} decode --htoo"),
-        "--skip",
-        &known_failures(),
-        "--skip",
-        &known_cli_failures(),
-    ]);
-    assert_eq!(failures(&report), Vec::<String>::new());
-    assert_eq!(count(&report, "stale"), 0, "stale known failures: {report}");
-    assert_eq!(code, 0);
-}
-
-#[test]
-fn our_cli_passes_frames_and_greetings() {
-    let jtoo = jtoo_bin().display().to_string();
-    // `--protocol P` for each protocol the responder must support.
-    let dir = spec_tests::cases::default_cases_dir();
-    let rev = spec_tests::latest_revision(&dir).unwrap();
-    let protocols = std::fs::read_to_string(dir.join(rev).join("greeting/PROTOCOLS")).unwrap();
-    let flags: String = protocols
-        .lines()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| format!(" --protocol '{p}'"))
-        .collect();
-    assert!(!flags.is_empty());
-    let (code, report) = run(&[
-        "--frame-decoder",
-        &format!("{jtoo} frame decode"),
-        "--greeting-checker",
-        &format!("{jtoo} frame check-greeting{flags}"),
-        "--skip",
-        &known_failures(),
-        "--skip",
-        &known_cli_failures(),
-    ]);
-    assert_eq!(failures(&report), Vec::<String>::new());
-    assert_eq!(count(&report, "stale"), 0, "stale known failures: {report}");
-    assert_eq!(code, 0);
-    let cases = count_cases("valid/frame/", ".frames")
-        + count_cases("invalid/frame/", ".frames")
-        + count_cases("greeting/", ".frames");
-    assert!(cases >= 60, "only {cases} frame and greeting cases");
-    assert_eq!(
-        count(&report, "passed") + count(&report, "skipped"),
-        cases,
-        "{report}"
-    );
 }
 
 #[test]
