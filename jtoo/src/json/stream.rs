@@ -1038,6 +1038,7 @@ impl Held {
     }
 
     /// The innermost list's current item was the plain value `last`.
+    #[inline]
     fn plain_item(&mut self, last: Last) {
         let Some(f) = self.open.last_mut() else {
             return;
@@ -1056,6 +1057,7 @@ impl Held {
     /// Rewrites the object whose `{` is at output offset `from` and whose
     /// pairs end before the item at `to` (after its `,`) as an array of
     /// one-member objects. Our own JSON is split at its top-level commas.
+    #[cold]
     fn unwrap_object(&mut self, from: u64, to: u64) {
         let (from, to) = (self.index(from), self.index(to));
         let tail = self.buf.split_off(from);

@@ -388,9 +388,15 @@ pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
     match text.split_first() {
         Some((b'"', body)) => {
             let body = body.strip_suffix(b"\"").unwrap_or(body);
-            out.push(b'"');
-            jtoo_string_as_json(out, body);
-            out.push(b'"');
+            match crate::scan::find_special_in(body) {
+                // Nothing to change: the text, quotes included, as it is.
+                None if text.len() == body.len() + 2 => out.extend_from_slice(text),
+                _ => {
+                    out.push(b'"');
+                    jtoo_string_as_json(out, body);
+                    out.push(b'"');
+                }
+            }
         }
         _ if key => write_json_str(out, text),
         Some((b'Y', _)) => out.extend_from_slice(b"true"),
@@ -406,60 +412,98 @@ pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
 
 /// Appends a number's text without its `_`. In canonical text the
 /// separators (`_`, and the `.`) stand every four bytes from the first
-/// one, each followed by a group of three digits but the last, so a number
-/// of up to 64 bytes is copied a group at a time through a stack buffer
-/// (four bytes written, three kept); a longer number, or any other shape, is copied run by run.
+/// one, so from there on each eight bytes hold two of them: a number of
+/// eight to 64 bytes is ungrouped eight bytes at a time into a buffer,
+/// each word losing its `_` by a shift ([`ungroup_word`]); a shorter or
+/// longer number, or any other shape, is copied byte by byte or run by
+/// run.
 #[inline]
 fn push_ungrouped(out: &mut Vec<u8>, text: &[u8]) {
-    const ROOM: usize = 64;
-    let mut buf = [0u8; ROOM + 4];
-    if text.len() <= ROOM
-        && let Some(digits) = ungroup_every_fourth(text, &mut buf)
-    {
-        return out.extend_from_slice(digits);
+    let mut buf = [0u8; UNGROUP_ROOM + 16];
+    if let Some(n) = ungroup_words(text, &mut buf) {
+        // A short number as a copy of fixed size, cut back.
+        let len = out.len();
+        match buf.first_chunk::<32>() {
+            Some(head) if n <= 32 => {
+                out.extend_from_slice(head);
+                out.truncate(len + n);
+            }
+            _ => out.extend_from_slice(buf.get(..n).unwrap_or_default()),
+        }
+        return;
+    }
+    if text.len() < 8 {
+        return out.extend(text.iter().filter(|&&b| b != b'_'));
     }
     for digits in text.split(|&b| b == b'_') {
         out.extend_from_slice(digits);
     }
 }
 
-/// `text` without the `_` found at its first separator (`_` or `.`) and
-/// every fourth byte after it, written into `buf` (four bytes longer than
-/// `text`); `None` when a `_` stands anywhere else, or `buf` is too short.
+/// The longest number [`ungroup_words`] takes.
+const UNGROUP_ROOM: usize = 64;
+
+/// `0x80` in each byte of `w` equal to `b`, `0` in the others (exact: no
+/// borrow runs between bytes).
 #[inline(always)]
-fn ungroup_every_fourth<'b>(text: &[u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
-    let first = text.iter().position(|&b| b == b'_' || b == b'.');
-    let (head, mut rest) = text.split_at(first.unwrap_or(text.len()));
-    buf.get_mut(..head.len())?.copy_from_slice(head);
-    let mut n = head.len();
-    while let Some((&sep, tail)) = rest.split_first() {
-        if sep != b'_' {
-            *buf.get_mut(n)? = sep;
-            n += 1;
-        }
-        match tail.first_chunk::<4>() {
-            // Three digits and the next separator, which the next step
-            // overwrites (or leaves past the end).
-            Some(group) => {
-                if group[0] == b'_' || group[1] == b'_' || group[2] == b'_' {
-                    return None;
-                }
-                buf.get_mut(n..n + 4)?.copy_from_slice(group);
-                n += 3;
-                rest = tail.get(3..)?;
-            }
-            None => {
-                // At most three bytes: no call to `memchr` for them.
-                if matches!(tail, [b'_', ..] | [_, b'_', ..] | [_, _, b'_', ..]) {
-                    return None;
-                }
-                buf.get_mut(n..n + tail.len())?.copy_from_slice(tail);
-                n += tail.len();
-                break;
-            }
-        }
+fn bytes_equal(w: u64, b: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = w ^ (0x0101_0101_0101_0101 * u64::from(b));
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// The eight bytes of `w` (little-endian) without a `_` at byte 0 or byte
+/// 4, and how many bytes were dropped; `None` when a `_` stands elsewhere.
+/// The bytes freed at the top are zero.
+#[inline(always)]
+fn ungroup_word(w: u64) -> Option<(u64, usize)> {
+    const AT0: u64 = 0x80;
+    const AT4: u64 = 0x80 << 32;
+    match bytes_equal(w, b'_') {
+        0 => Some((w, 0)),
+        AT0 => Some((w >> 8, 1)),
+        AT4 => Some((w & 0xffff_ffff | (w >> 8) & 0x00ff_ffff_0000_0000, 1)),
+        u if u == AT0 | AT4 => Some((
+            (w >> 8) & 0x00ff_ffff | (w >> 16) & 0x0000_ffff_ff00_0000,
+            2,
+        )),
+        _ => None,
     }
-    buf.get(..n)
+}
+
+/// Writes `text` (8 to [`UNGROUP_ROOM`] bytes) without its `_` into
+/// `buf`, when they stand at the first separator (`_` or `.`) among its
+/// first eight bytes and every fourth byte after it: the length written,
+/// or `None` for any other text.
+#[inline(always)]
+fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 16]) -> Option<usize> {
+    if text.len() > UNGROUP_ROOM {
+        return None;
+    }
+    let first = u64::from_le_bytes(*text.first_chunk::<8>()?);
+    let seps = bytes_equal(first, b'_') | bytes_equal(first, b'.');
+    if seps == 0 {
+        return None;
+    }
+    let mut n = (seps.trailing_zeros() / 8) as usize;
+    *buf.first_chunk_mut::<8>()? = first.to_le_bytes();
+    let rest = text.get(n..)?;
+    let mut words = rest.chunks_exact(8);
+    for word in &mut words {
+        let (w, dropped) = ungroup_word(u64::from_le_bytes(word.try_into().ok()?))?;
+        buf.get_mut(n..n + 8)?.copy_from_slice(&w.to_le_bytes());
+        n += 8 - dropped;
+    }
+    let tail = words.remainder().len();
+    if tail > 0 {
+        // The last `tail` bytes, from the text's last eight (zeros above
+        // them: not `_`).
+        let last = u64::from_le_bytes(*text.last_chunk::<8>()?);
+        let (w, dropped) = ungroup_word(last >> (8 * (8 - tail)))?;
+        buf.get_mut(n..n + 8)?.copy_from_slice(&w.to_le_bytes());
+        n += tail.checked_sub(dropped)?;
+    }
+    Some(n)
 }
 
 /// Appends the inside of a strict JTOO string (between its quotes) as the
@@ -658,7 +702,38 @@ mod tests {
             "1_000_",
             "_1",
             "1__000",
+            "505_874_924_095_815_700",
+            "-65.613_616_999_999_977",
+            "1_000_000_",
+            "1_000_00_0",
+            "12345678_9",
+            "1.000_000_0_0",
+            "_000_000_000",
+            "1_000.000_000_1",
         ] {
+            let mut out = b"[".to_vec();
+            push_ungrouped(&mut out, text.as_bytes());
+            assert_eq!(
+                out,
+                format!("[{}", text.replace('_', "")).as_bytes(),
+                "{text}"
+            );
+        }
+        // Every placement of `_` and `.` among digits, up to 20 bytes
+        // (pseudo-random): the same as removing each `_`.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 21) as usize;
+            let text: String = (0..len)
+                .map(|i| match (seed >> (i * 3 % 61)) % 8 {
+                    0 | 1 => '_',
+                    2 => '.',
+                    _ => char::from(b'0' + (i % 10) as u8),
+                })
+                .collect();
             let mut out = Vec::new();
             push_ungrouped(&mut out, text.as_bytes());
             assert_eq!(out, text.replace('_', "").as_bytes(), "{text}");
