@@ -391,9 +391,9 @@ pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
             match crate::scan::find_special_in(body) {
                 // Nothing to change: the text, quotes included, as it is.
                 None if text.len() == body.len() + 2 => out.extend_from_slice(text),
-                _ => {
+                first => {
                     out.push(b'"');
-                    jtoo_string_as_json(out, body);
+                    jtoo_string_as_json(out, body, first);
                     out.push(b'"');
                 }
             }
@@ -510,9 +510,11 @@ fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 16]) -> Option<usize
 /// inside of a JSON string, in one scan for JTOO's special bytes: runs
 /// without them are copied, each `\xx` becomes the byte it stands for,
 /// escaped for JSON (any other special byte, which strict text does not
-/// hold, is escaped as itself).
-fn jtoo_string_as_json(out: &mut Vec<u8>, mut body: &[u8]) {
-    while let Some(i) = crate::scan::find_special_in(body) {
+/// hold, is escaped as itself). `first` is where the first special byte
+/// stands (the caller's scan found it), so no byte is scanned twice.
+fn jtoo_string_as_json(out: &mut Vec<u8>, mut body: &[u8], first: Option<usize>) {
+    let mut next = first;
+    while let Some(i) = next {
         let (plain, rest) = body.split_at(i);
         out.extend_from_slice(plain);
         let hex = |k: usize| rest.get(k).and_then(|&h| char::from(h).to_digit(16));
@@ -527,6 +529,7 @@ fn jtoo_string_as_json(out: &mut Vec<u8>, mut body: &[u8]) {
             }
             (None, ..) => return,
         }
+        next = crate::scan::find_special_in(body);
     }
     out.extend_from_slice(body);
 }
