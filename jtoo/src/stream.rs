@@ -754,8 +754,11 @@ impl<R: Read> Reader<R> {
             };
             let (mut at, mut first) = (state, FirstEvent::default());
             match walk.run(&mut at, &mut Looking(open), &mut first) {
-                (_, Stop::Failed) if let Some(e) = first.failed => judge(Err(e), window, eof),
-                (_, Stop::More | Stop::Failed) => Judged::More,
+                (_, Stop::Failed) => match first.failed {
+                    Some(e) => judge(Err(e), window, eof),
+                    None => Judged::More,
+                },
+                (_, Stop::More) => Judged::More,
                 (i, Stop::Done | Stop::Before) => Judged::Done(i, (at, first.event)),
             }
         };

@@ -664,7 +664,8 @@ proptest! {
                     let end = f.raw().as_ptr() as usize - doc.as_ptr() as usize + f.raw().len();
                     if end < at {
                         let want = navigate(&v, &path);
-                        prop_assert_eq!(Some(&f.to_value()), want);
+                        let got = f.to_value();
+                        prop_assert_eq!(Some(&got), want);
                     }
                 }
                 if let Ok(damaged) = jtoo::from_slice(&doc) {

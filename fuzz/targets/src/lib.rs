@@ -192,7 +192,10 @@ pub fn serde_roundtrip(data: &[u8]) {
             if back != root {
                 let (a, b) = (format!("{root:?}"), format!("{back:?}"));
                 let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-                let from = a.floor_char_boundary(at.saturating_sub(200));
+                let from = (0..=at.saturating_sub(200))
+                    .rev()
+                    .find(|&i| a.is_char_boundary(i))
+                    .unwrap_or(0);
                 panic!(
                     "round trip differs at byte {at} of the Debug text:\n before …{}\n after  …{}\n text   {:?}",
                     a.get(from..(at + 200).min(a.len())).unwrap_or(&a),
