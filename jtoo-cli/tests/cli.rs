@@ -265,6 +265,44 @@ fn a_closed_stdout_ends_every_command_quietly_with_status_141() {
 }
 
 #[test]
+fn a_full_disk_is_reported_with_status_2_and_a_read_only_stdout_ignored() {
+    // stdout is written through a descriptor of its own (io::Out), not
+    // std's Stdout: its errors are still reported as Stdout reports them.
+    let doc = temp_file(
+        "full.jtoo",
+        [&b"["[..], &b"\"k\":\"v\",".repeat(100_000), b"1]"].concat(),
+    );
+    let doc = doc.to_str().unwrap();
+    let run = |args: &[&str], stdout: std::fs::File| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_jtoo"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(stdout)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["to-json", doc][..],
+        &["fmt", doc],
+        &["fmt", "--htoo", doc],
+    ] {
+        if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+            let out = run(args, full);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert!(
+                err.starts_with("jtoo: cannot write output: "),
+                "{args:?}: {err}"
+            );
+        }
+        // Std's Stdout ignores a stdout that is not open for writing.
+        let out = run(args, std::fs::File::open(doc).unwrap());
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        assert!(out.stderr.is_empty(), "{args:?}: {out:?}");
+    }
+}
+
+#[test]
 fn endless_invalid_input_stops_at_the_first_error_with_bounded_reads() {
     // Issue 22 defect 8: `jtoo check < /dev/zero` read until memory ran out.
     let commands: [&[&str]; 9] = [
