@@ -126,6 +126,7 @@ impl<'a> Scalar<'a> {
     /// The scalar's canonical text: its own in strict JTOO, else written
     /// into `held`.
     #[cfg(feature = "json")]
+    #[inline]
     pub(crate) fn canonical<'b>(&self, held: &'b mut Vec<u8>) -> Result<&'b [u8], Error>
     where
         'a: 'b,

@@ -1037,9 +1037,10 @@ impl Held {
         }
     }
 
-    /// The innermost list's current item was the plain value `last`.
+    /// The innermost list's current item was the plain value written from
+    /// output offset `start` on.
     #[inline]
-    fn plain_item(&mut self, last: Last) {
+    fn plain_item(&mut self, start: u64) {
         let Some(f) = self.open.last_mut() else {
             return;
         };
@@ -1048,8 +1049,8 @@ impl Held {
             Form::Array => {}
             Form::Object => {
                 f.form = Form::Array;
-                let (from, to) = (f.start, last.start);
-                self.unwrap_object(from, to);
+                let from = f.start;
+                self.unwrap_object(from, start);
             }
         }
     }
@@ -1257,14 +1258,17 @@ pub fn write_json_one_pass<R: Read>(
     let mut held: Vec<u8> = Vec::new();
     loop {
         let event = reader.next_event()?;
-        if let Some(last) = w.last.take() {
-            if event == Some(E::Colon) {
+        if let Some(start) = w.last.as_ref().map(|l| l.start) {
+            if event == Some(E::Colon)
+                && let Some(last) = w.last.take()
+            {
                 if !w.make_key(last, reader)? {
                     return Ok(OnePass::Undecided { written: w.base });
                 }
                 continue;
             }
-            w.plain_item(last);
+            w.last = None;
+            w.plain_item(start);
         }
         let Some(event) = event else {
             break;

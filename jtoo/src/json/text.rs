@@ -384,6 +384,7 @@ pub(super) fn write_json_str(out: &mut Vec<u8>, s: &[u8]) {
 ///
 /// Everything is written from the text: a string's `\xx` escapes become
 /// JSON's, numbers lose their `_`, the rest is copied.
+#[inline(always)]
 pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
     match text.split_first() {
         Some((b'"', body)) => {
@@ -413,25 +414,30 @@ pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
 /// Appends a number's text without its `_`. In canonical text the
 /// separators (`_`, and the `.`) stand every four bytes from the first
 /// one, so from there on each eight bytes hold two of them: a number of
-/// eight to 64 bytes is ungrouped eight bytes at a time into a buffer,
-/// each word losing its `_` by a shift ([`ungroup_word`]); a shorter or
-/// longer number, or any other shape, is copied byte by byte or run by
-/// run.
+/// eight to [`UNGROUP_ROOM`] bytes is ungrouped eight bytes at a time into
+/// a buffer, each word losing its `_` by a shift ([`ungroup_word`]), and
+/// copied out as a fixed 32 bytes cut back; a shorter or longer number, or
+/// any other shape, is copied byte by byte or run by run.
 #[inline]
 fn push_ungrouped(out: &mut Vec<u8>, text: &[u8]) {
-    let mut buf = [0u8; UNGROUP_ROOM + 16];
-    if let Some(n) = ungroup_words(text, &mut buf) {
-        // A short number as a copy of fixed size, cut back.
-        let len = out.len();
-        match buf.first_chunk::<32>() {
-            Some(head) if n <= 32 => {
-                out.extend_from_slice(head);
-                out.truncate(len + n);
-            }
-            _ => out.extend_from_slice(buf.get(..n).unwrap_or_default()),
+    let mut buf = [0u8; UNGROUP_ROOM + 8];
+    match (
+        ungroup_words(text, &mut buf),
+        buf.first_chunk::<UNGROUP_ROOM>(),
+    ) {
+        (Some(n), Some(head)) => {
+            let len = out.len();
+            out.extend_from_slice(head);
+            out.truncate(len + n);
         }
-        return;
+        _ => push_ungrouped_runs(out, text),
     }
+}
+
+/// [`push_ungrouped`] for the numbers [`ungroup_words`] leaves.
+#[cold]
+#[inline(never)]
+fn push_ungrouped_runs(out: &mut Vec<u8>, text: &[u8]) {
     if text.len() < 8 {
         return out.extend(text.iter().filter(|&&b| b != b'_'));
     }
@@ -441,7 +447,7 @@ fn push_ungrouped(out: &mut Vec<u8>, text: &[u8]) {
 }
 
 /// The longest number [`ungroup_words`] takes.
-const UNGROUP_ROOM: usize = 64;
+const UNGROUP_ROOM: usize = 32;
 
 /// `0x80` in each byte of `w` equal to `b`, `0` in the others (exact: no
 /// borrow runs between bytes).
@@ -472,20 +478,28 @@ fn ungroup_word(w: u64) -> Option<(u64, usize)> {
 }
 
 /// Writes `text` (8 to [`UNGROUP_ROOM`] bytes) without its `_` into
-/// `buf`, when they stand at the first separator (`_` or `.`) among its
-/// first eight bytes and every fourth byte after it: the length written,
-/// or `None` for any other text.
+/// `buf`, when they stand at the first byte after the first that is not a
+/// digit (the first separator, `_` or `.`, in a number) and every fourth
+/// byte after it: the length written, or `None` for any other text.
 #[inline(always)]
-fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 16]) -> Option<usize> {
+fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 8]) -> Option<usize> {
     if text.len() > UNGROUP_ROOM {
         return None;
     }
     let first = u64::from_le_bytes(*text.first_chunk::<8>()?);
-    let seps = bytes_equal(first, b'_') | bytes_equal(first, b'.');
-    if seps == 0 {
+    if first as u8 == b'_' {
         return None;
     }
-    let mut n = (seps.trailing_zeros() / 8) as usize;
+    // `0x80` in each byte but the first that is not an ASCII digit: its
+    // low seven bits less `0x30` reach 10 (no carry between bytes), or
+    // its top bit is set.
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = first ^ 0x3030_3030_3030_3030;
+    let others = (((x & LOW7) + 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8000;
+    if others == 0 {
+        return None;
+    }
+    let mut n = (others.trailing_zeros() / 8) as usize;
     *buf.first_chunk_mut::<8>()? = first.to_le_bytes();
     let rest = text.get(n..)?;
     let mut words = rest.chunks_exact(8);
@@ -723,17 +737,26 @@ mod tests {
             );
         }
         // Every placement of `_` and `.` among digits, up to 20 bytes
-        // (pseudo-random): the same as removing each `_`.
+        // (pseudo-random), and of `-` and other bytes up to 40: the same as
+        // removing each `_`.
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..20_000 {
+        for k in 0..40_000 {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let len = (seed % 21) as usize;
-            let text: String = (0..len)
-                .map(|i| match (seed >> (i * 3 % 61)) % 8 {
+            let (len, kinds) = if k % 2 == 0 {
+                (seed % 21, 8)
+            } else {
+                (seed % 41, 12)
+            };
+            let text: String = (0..len as usize)
+                .map(|i| match (seed >> (i * 3 % 61)) % kinds {
                     0 | 1 => '_',
                     2 => '.',
+                    8 => '-',
+                    9 => 'e',
+                    10 => '\u{7f}',
+                    11 => 'é',
                     _ => char::from(b'0' + (i % 10) as u8),
                 })
                 .collect();
