@@ -1622,8 +1622,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 self.skip_ws()?;
                 let start = self.cur.pos;
                 self.skip_value()?;
-                let text = self.cur.input.get(start..self.cur.pos).unwrap_or_default();
-                let r = crate::raw::visit_text(visitor, text, self.cur.syntax, self.cur.depth);
+                let (input, end) = (self.cur.input, self.cur.pos);
+                let text = input.get(start..end).unwrap_or_default();
+                let checked = self.cur.known.text_of(input, start, end);
+                let r =
+                    crate::raw::visit_text(visitor, text, checked, self.cur.syntax, self.cur.depth);
                 self.fixed(r, start)
             }
             _ => visitor.visit_newtype_struct(self),

@@ -301,10 +301,12 @@ pub(crate) fn write<T: Serialize + ?Sized, O: jtoo::encode::Output>(
 
 /// Hands the text of one value, just checked by [`crate::Deserializer`]
 /// (strict or lenient `syntax`, `depth` lists left), to a raw value's
-/// visitor: borrowed when strict, re-encoded from HTOO.
+/// visitor: borrowed when strict, re-encoded from HTOO. `checked` is the
+/// same text when the document's UTF-8 check already gave it.
 pub(crate) fn visit_text<'de, V: Visitor<'de>>(
     visitor: V,
     text: &'de [u8],
+    checked: Option<&'de str>,
     syntax: jtoo::parse::Syntax,
     depth: usize,
 ) -> Result<V::Value> {
@@ -314,8 +316,11 @@ pub(crate) fn visit_text<'de, V: Visitor<'de>>(
     }
     // Strict JTOO is UTF-8 throughout (strings are, and the rest is ASCII):
     // this only turns the checked bytes into a `str`.
-    let text = std::str::from_utf8(text)
-        .map_err(|_| Error::syntax(jtoo::Error::new(jtoo::ErrorKind::InvalidUtf8)))?;
+    let text = match checked {
+        Some(text) => text,
+        None => std::str::from_utf8(text)
+            .map_err(|_| Error::syntax(jtoo::Error::new(jtoo::ErrorKind::InvalidUtf8)))?,
+    };
     visitor.visit_map(TextMap {
         key: true,
         text: Some(Cow::Borrowed(text)),

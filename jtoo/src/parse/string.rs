@@ -80,6 +80,25 @@ impl<'a> Known<'a> {
         self.utf8
     }
 
+    /// `input[start..end]` as text, without checking its UTF-8 again, when
+    /// `input` is the checked document or a suffix of it (same memory) and
+    /// the range falls on character boundaries; `None` otherwise.
+    ///
+    /// ```
+    /// use jtoo::parse::string::Known;
+    /// let doc = "[\"é\",1]";
+    /// let known = Known::of_str(doc);
+    /// assert_eq!(known.text_of(doc.as_bytes(), 1, 5), Some("\"é\""));
+    /// assert_eq!(known.text_of(doc.as_bytes(), 2, 3), None); // inside 'é'
+    /// assert_eq!(Known::NOTHING.text_of(doc.as_bytes(), 1, 5), None);
+    /// ```
+    #[inline]
+    pub fn text_of(self, input: &'a [u8], start: usize, end: usize) -> Option<&'a str> {
+        let t = self.for_suffix(input).text?;
+        let at = t.len() - input.len();
+        t.get(at.checked_add(start)?..at.checked_add(end)?)
+    }
+
     /// These facts for `input` if it is a suffix of the checked document
     /// (same memory), else nothing.
     #[inline]
