@@ -505,7 +505,7 @@ fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 8]) -> Option<usize>
     let mut words = rest.chunks_exact(8);
     for word in &mut words {
         let (w, dropped) = ungroup_word(u64::from_le_bytes(word.try_into().ok()?))?;
-        buf.get_mut(n..n + 8)?.copy_from_slice(&w.to_le_bytes());
+        put_word(buf, n, w);
         n += 8 - dropped;
     }
     let tail = words.remainder().len();
@@ -514,10 +514,24 @@ fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 8]) -> Option<usize>
         // them: not `_`).
         let last = u64::from_le_bytes(*text.last_chunk::<8>()?);
         let (w, dropped) = ungroup_word(last >> (8 * (8 - tail)))?;
-        buf.get_mut(n..n + 8)?.copy_from_slice(&w.to_le_bytes());
+        put_word(buf, n, w);
         n += tail.checked_sub(dropped)?;
     }
     Some(n)
+}
+
+/// Stores `w` at `buf[n..n + 8]`. Where [`ungroup_words`] calls it, `n`
+/// (bytes written) is at most the bytes of the text already read, which
+/// are fewer than [`UNGROUP_ROOM`]: taking `n` modulo it changes nothing,
+/// and the store needs no bounds check.
+#[inline(always)]
+fn put_word(buf: &mut [u8; UNGROUP_ROOM + 8], n: usize, w: u64) {
+    if let Some(to) = buf
+        .get_mut(n % UNGROUP_ROOM..)
+        .and_then(|b| b.first_chunk_mut::<8>())
+    {
+        *to = w.to_le_bytes();
+    }
 }
 
 /// Appends the inside of a strict JTOO string (between its quotes) as the
