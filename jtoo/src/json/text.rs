@@ -487,6 +487,7 @@ fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 8]) -> Option<usize>
         return None;
     }
     let first = u64::from_le_bytes(*text.first_chunk::<8>()?);
+    let last = u64::from_le_bytes(*text.last_chunk::<8>()?);
     if first as u8 == b'_' {
         return None;
     }
@@ -511,11 +512,10 @@ fn ungroup_words(text: &[u8], buf: &mut [u8; UNGROUP_ROOM + 8]) -> Option<usize>
     let tail = words.remainder().len();
     if tail > 0 {
         // The last `tail` bytes, from the text's last eight (zeros above
-        // them: not `_`).
-        let last = u64::from_le_bytes(*text.last_chunk::<8>()?);
+        // them: not `_`, so no more than `tail` bytes are dropped).
         let (w, dropped) = ungroup_word(last >> (8 * (8 - tail)))?;
         put_word(buf, n, w);
-        n += tail.checked_sub(dropped)?;
+        n = (n + tail).wrapping_sub(dropped);
     }
     Some(n)
 }
