@@ -84,6 +84,7 @@ impl Out {
 /// `Stdout` makes of it (a closed pipe or a full disk reported, a stdout
 /// that is not writable ignored as std ignores it).
 enum Sink {
+    #[cfg_attr(not(unix), allow(dead_code))]
     File(std::fs::File),
     Std(Stdout),
 }
