@@ -21,7 +21,8 @@ pub(crate) mod digits;
 use crate::error::Error;
 use crate::scan::find_special_in;
 use crate::types::{DateTime, Decimal, Integer, Timestamp};
-use crate::value::{ItemRef, List, Value};
+use crate::value::list::Stored;
+use crate::value::{Item, List, Value};
 use std::io::Write;
 
 mod output;
@@ -71,12 +72,17 @@ fn push_quoted_words<const W: usize, const R: usize>(
     first: [u8; W],
     last: [u8; W],
 ) {
-    digits::in_place::<R>(out, len + 2, |room, _| {
-        digits::put(room, 0, [b'"']);
-        digits::put(room, 1, first);
-        digits::put(room, len + 1 - W, last);
-        digits::put(room, len + 1, [b'"']);
-    });
+    digits::in_place::<R>(
+        out,
+        len + 2,
+        #[inline(always)]
+        |room, _| {
+            digits::put(room, 0, [b'"']);
+            digits::put(room, 1, first);
+            digits::put(room, len + 1 - W, last);
+            digits::put(room, len + 1, [b'"']);
+        },
+    );
 }
 
 /// [`write_str`] for a string with a byte to escape at `first`.
@@ -275,7 +281,7 @@ pub fn write_value_with_depth(
     max_depth: usize,
 ) -> Result<(), Error> {
     let start = out.len();
-    encode_with(v, out, max_depth, |_| Ok(())).inspect_err(|_| out.truncate(start))
+    encode_with::<_, _, false>(v, out, max_depth, |_| Ok(())).inspect_err(|_| out.truncate(start))
 }
 
 /// [`write_scalar`] inlined, for the loop over a list's items.
@@ -303,12 +309,12 @@ fn write_scalar(out: &mut impl Output, v: &Value) {
     }
 }
 
-/// One open list while encoding: its remaining items, whether one has been
-/// written, and the value of a pair whose key (a list) is being written.
+/// One entry of the encoder's stack: an open list (its remaining items and
+/// whether one has been written), or the value of a pair whose key, a
+/// list, is open above it.
 struct Open<'a> {
     items: Items<'a>,
     started: bool,
-    pair_value: Option<&'a Value>,
 }
 
 /// The remaining items of an open list, by how the list stores them: the
@@ -317,33 +323,195 @@ struct Open<'a> {
 enum Items<'a> {
     Values(std::slice::Iter<'a, Value>),
     Pairs(std::slice::Iter<'a, crate::value::Pair>),
-    Mixed(crate::value::Iter<'a>),
+    Mixed(std::slice::Iter<'a, Item>),
+    /// Not a list: the value to write (after `:`) once the pair's key, a
+    /// list, is closed. Kept on the stack so that a list's loop need not
+    /// look for a pending pair value each time it resumes.
+    PairValue(&'a Value),
 }
 
 impl<'a> Open<'a> {
-    fn new(list: &'a List) -> Self {
-        let items = match (list.values(), list.pairs()) {
-            (Some(values), _) => Items::Values(values.iter()),
-            (None, Some(pairs)) => Items::Pairs(pairs.iter()),
-            (None, None) => Items::Mixed(list.iter()),
+    #[inline(always)]
+    fn new(stored: Stored<'a>) -> Self {
+        let items = match stored {
+            Stored::Values(values) => Items::Values(values.iter()),
+            Stored::Pairs(pairs) => Items::Pairs(pairs.iter()),
+            Stored::Mixed(items) => Items::Mixed(items.iter()),
         };
         Open {
             items,
             started: false,
-            pair_value: None,
         }
     }
 }
 
-/// A list an item leaves open: its items come next, then (for a pair
-/// whose key is that list) the pair's value.
-type Opened<'a> = (&'a List, Option<&'a Value>);
+/// A list to open: its items, then (for a pair whose key is that list)
+/// the pair's value.
+type Opened<'a> = (Stored<'a>, Option<&'a Value>);
 
-/// Writes a plain item, or returns it when it is a list.
+/// What an item leaves for the stack: a list begun by [`write_list`] to
+/// go on with, and a list to open (inside it, if there is one).
+struct Pending<'a> {
+    begun: Option<Open<'a>>,
+    open: Option<Opened<'a>>,
+}
+
+/// How deep the lists open so far are, and how deep they may go.
+#[derive(Clone, Copy)]
+struct Depth {
+    open: usize,
+    max: usize,
+}
+
+impl Depth {
+    /// Whether a list inside the innermost open one is allowed.
+    #[inline(always)]
+    fn room(self) -> bool {
+        self.open < self.max
+    }
+}
+
+/// Why [`write_open`] stopped.
+enum Stop<'a, P> {
+    /// No item is left.
+    End,
+    /// An item left this to do.
+    Item(P),
+    /// The buffer is full (only when `FLUSH`): flush it, then go on.
+    Full,
+    /// The entry is a pair's value, to write now that its key is closed.
+    PairValue(&'a Value),
+}
+
+/// How the items of a list are written: plain values and pairs, each
+/// returning what it leaves to do (`P`). A trait rather than closures, so
+/// that the loops are inlined whole.
+trait ItemWriter<'a, O> {
+    type P;
+    fn plain(&self, out: &mut O, v: &'a Value) -> Option<Self::P>;
+    fn pair(&self, out: &mut O, p: &'a crate::value::Pair) -> Option<Self::P>;
+}
+
+/// The items of a list that [`write_list`] writes: a list in them is
+/// returned to be opened (an empty one is written, as `[]`).
+#[derive(Clone, Copy)]
+struct Inner(Depth);
+
+impl<'a, O: Output> ItemWriter<'a, O> for Inner {
+    type P = Opened<'a>;
+    #[inline(always)]
+    fn plain(&self, out: &mut O, v: &'a Value) -> Option<Opened<'a>> {
+        write_plain(out, v, self.0)
+    }
+    #[inline(always)]
+    fn pair(&self, out: &mut O, p: &'a crate::value::Pair) -> Option<Opened<'a>> {
+        write_pair(out, p, self.0)
+    }
+}
+
+/// The items of the list on top of the stack: a list in them goes to
+/// [`write_list`].
+#[derive(Clone, Copy)]
+struct Top<const FLUSH: bool>(Depth);
+
+impl<'a, O: Output, const FLUSH: bool> ItemWriter<'a, O> for Top<FLUSH> {
+    type P = Pending<'a>;
+    #[inline(always)]
+    fn plain(&self, out: &mut O, v: &'a Value) -> Option<Pending<'a>> {
+        write_plain_top::<O, FLUSH>(out, v, self.0)
+    }
+    #[inline(always)]
+    fn pair(&self, out: &mut O, p: &'a crate::value::Pair) -> Option<Pending<'a>> {
+        write_pair_top::<O, FLUSH>(out, p, self.0)
+    }
+}
+
+/// Writes `items` (`,` between them) until one leaves something to do,
+/// or (when `FLUSH`) the buffer is full.
 #[inline(always)]
-fn write_plain<'a>(out: &mut impl Output, v: &'a Value) -> Option<Opened<'a>> {
+fn write_items<'a, T, P, O: Output, const FLUSH: bool>(
+    items: impl Iterator<Item = T>,
+    started: &mut bool,
+    out: &mut O,
+    write: impl Fn(&mut O, T) -> Option<P>,
+) -> Stop<'a, P> {
+    for item in items {
+        if *started {
+            out.push(b',');
+        }
+        *started = true;
+        if let Some(p) = write(out, item) {
+            return Stop::Item(p);
+        }
+        if FLUSH && out.len() >= FLUSH_AT {
+            return Stop::Full;
+        }
+    }
+    Stop::End
+}
+
+/// Writes the items of an open list with `w` until one leaves something
+/// to do.
+#[inline(always)]
+fn write_open<'a, O: Output, W: ItemWriter<'a, O>, const FLUSH: bool>(
+    open: &mut Open<'a>,
+    out: &mut O,
+    w: W,
+) -> Stop<'a, W::P> {
+    let started = &mut open.started;
+    match &mut open.items {
+        Items::Values(it) => write_items::<_, _, _, FLUSH>(
+            it,
+            started,
+            out,
+            #[inline(always)]
+            |o, v| w.plain(o, v),
+        ),
+        Items::Pairs(it) => write_items::<_, _, _, FLUSH>(
+            it,
+            started,
+            out,
+            #[inline(always)]
+            |o, p| w.pair(o, p),
+        ),
+        Items::Mixed(it) => write_items::<_, _, _, FLUSH>(
+            it,
+            started,
+            out,
+            #[inline(always)]
+            |o, item| match item {
+                Item::Value(v) => w.plain(o, v),
+                Item::Pair(p) => w.pair(o, p),
+            },
+        ),
+        Items::PairValue(val) => Stop::PairValue(val),
+    }
+}
+
+/// A list's items to open, or `None` when it is empty and one more level
+/// is allowed (then there is nothing to open: the caller writes `[]`). Past
+/// the limit even an empty list is opened, to be refused.
+#[inline(always)]
+fn to_open(list: &List, depth: Depth) -> Option<Stored<'_>> {
+    match list.stored() {
+        Stored::Values([]) if depth.room() => None,
+        stored => Some(stored),
+    }
+}
+
+/// Writes a plain item of a list written by [`write_list`], or returns it
+/// when it is a list to open (see [`to_open`]).
+#[inline(always)]
+fn write_plain<'a>(out: &mut impl Output, v: &'a Value, depth: Depth) -> Option<Opened<'a>> {
     match v {
-        Value::List(items) => Some((items, None)),
+        Value::List(list) => match to_open(list, depth) {
+            Some(items) => Some((items, None)),
+            None => {
+                out.push(b'[');
+                out.push(b']');
+                None
+            }
+        },
         scalar => {
             write_scalar_inline(out, scalar);
             None
@@ -351,63 +519,118 @@ fn write_plain<'a>(out: &mut impl Output, v: &'a Value) -> Option<Opened<'a>> {
     }
 }
 
-/// Writes a pair up to the first list in it, and returns that list.
+/// Writes a pair of a list written by [`write_list`] up to the first list
+/// in it to open, and returns that list.
 #[inline(always)]
-fn write_pair<'a>(out: &mut impl Output, p: &'a crate::value::Pair) -> Option<Opened<'a>> {
+fn write_pair<'a>(
+    out: &mut impl Output,
+    p: &'a crate::value::Pair,
+    depth: Depth,
+) -> Option<Opened<'a>> {
     match (p.key(), p.value()) {
-        (Value::List(key), val) => Some((key, Some(val))),
-        (key, Value::List(items)) => {
-            write_scalar(out, key);
-            out.push(b':');
-            Some((items, None))
-        }
+        (Value::List(key), val) => Some((key.stored(), Some(val))),
         (key, val) => {
             write_scalar_inline(out, key);
             out.push(b':');
-            write_scalar_inline(out, val);
+            write_plain(out, val, depth)
+        }
+    }
+}
+
+/// Writes a list inside the one on top of the stack (`depth`) in one go
+/// when none of its items is a list to open (a point's coordinates, a
+/// record of scalars): no stack entry, no return to the encoder's loop.
+/// Otherwise stops at that item, or when the buffer is full, and returns
+/// the list begun (and the item's list) for the stack.
+#[inline(never)]
+fn write_list<'a, O: Output, const FLUSH: bool>(
+    out: &mut O,
+    list: &'a List,
+    depth: Depth,
+) -> Option<Pending<'a>> {
+    if !depth.room() {
+        return Some(Pending {
+            begun: None,
+            open: Some((list.stored(), None)),
+        });
+    }
+    let inner = Depth {
+        open: depth.open + 1,
+        max: depth.max,
+    };
+    out.push(b'[');
+    let mut begun = Open::new(list.stored());
+    let stop = write_open::<_, _, FLUSH>(&mut begun, out, Inner(inner));
+    match stop {
+        Stop::Item(open) => Some(Pending {
+            begun: Some(begun),
+            open: Some(open),
+        }),
+        Stop::Full => Some(Pending {
+            begun: Some(begun),
+            open: None,
+        }),
+        // (A list begun here is never a pair value's entry.)
+        Stop::End | Stop::PairValue(_) => {
+            out.push(b']');
             None
         }
     }
 }
 
-/// Writes `items` (`,` between them) until one leaves a list open, which
-/// it returns; hands the buffer to `flush` when it is full.
+/// Writes a plain item of the list on top of the stack (`depth`); a list
+/// through [`write_list`].
 #[inline(always)]
-fn write_items<'a, T, O: Output>(
-    items: impl Iterator<Item = T>,
-    started: &mut bool,
+fn write_plain_top<'a, O: Output, const FLUSH: bool>(
     out: &mut O,
-    flush: &mut impl FnMut(&mut O) -> Result<(), Error>,
-    write: impl Fn(&mut O, T) -> Option<Opened<'a>>,
-) -> Result<Option<Opened<'a>>, Error> {
-    for item in items {
-        if *started {
-            out.push(b',');
-        }
-        *started = true;
-        if let Some(opened) = write(out, item) {
-            return Ok(Some(opened));
-        }
-        if out.len() >= FLUSH_AT {
-            flush(out)?;
+    v: &'a Value,
+    depth: Depth,
+) -> Option<Pending<'a>> {
+    match v {
+        Value::List(list) => write_list::<O, FLUSH>(out, list, depth),
+        scalar => {
+            write_scalar_inline(out, scalar);
+            None
         }
     }
-    Ok(None)
+}
+
+/// Writes a pair of the list on top of the stack up to the first list in
+/// it that [`write_list`] leaves open.
+#[inline(always)]
+fn write_pair_top<'a, O: Output, const FLUSH: bool>(
+    out: &mut O,
+    p: &'a crate::value::Pair,
+    depth: Depth,
+) -> Option<Pending<'a>> {
+    match (p.key(), p.value()) {
+        (Value::List(key), val) => Some(Pending {
+            begun: None,
+            open: Some((key.stored(), Some(val))),
+        }),
+        (key, val) => {
+            write_scalar_inline(out, key);
+            out.push(b':');
+            write_plain_top::<O, FLUSH>(out, val, depth)
+        }
+    }
 }
 
 /// Buffered bytes after which `encode_with` hands the buffer to `flush`.
 const FLUSH_AT: usize = 1 << 16;
 
-/// Encodes `v` without recursion (any nesting depth is safe), calling
-/// `flush` between items so a writer can drain the buffer. Scalars in a
-/// list are written in a tight loop; only nested lists go on the stack.
-/// Lists nested deeper than `max_depth` are an error (what was written
-/// before stays in `out`).
-fn encode_with<O: Output>(
+/// Encodes `v` without recursion (any nesting depth is safe). With `FLUSH`,
+/// calls `flush` between items once `FLUSH_AT` bytes are buffered, so a
+/// writer can drain the buffer; without, only at the end. Scalars in a
+/// list are written in a tight loop, and so are the lists in it that hold
+/// no further list (but empty ones); only other nested lists go on the
+/// stack. Lists nested deeper than `max_depth` are an error (what was
+/// written before stays in `out`).
+fn encode_with<O: Output, F: FnMut(&mut O) -> Result<(), Error>, const FLUSH: bool>(
     v: &Value,
     out: &mut O,
     max_depth: usize,
-    mut flush: impl FnMut(&mut O) -> Result<(), Error>,
+    mut flush: F,
 ) -> Result<(), Error> {
     let Value::List(items) = v else {
         write_scalar(out, v);
@@ -417,49 +640,52 @@ fn encode_with<O: Output>(
         return Err(too_deep(max_depth));
     }
     out.push(b'[');
-    let mut stack: Vec<Open<'_>> = vec![Open::new(items)];
+    let mut stack: Vec<Open<'_>> = vec![Open::new(items.stored())];
+    // The lists open: the stack's entries but the pair values.
+    let mut depth = Depth {
+        open: 1,
+        max: max_depth,
+    };
     while let Some(top) = stack.last_mut() {
-        if out.len() >= FLUSH_AT {
+        if FLUSH && out.len() >= FLUSH_AT {
             flush(out)?;
         }
-        // A list to open: an item, a pair's key or a pair's value.
-        let mut open: Option<Opened<'_>> = None;
-        if let Some(val) = top.pair_value.take() {
+        let mut stop = write_open::<_, _, FLUSH>(top, out, Top::<FLUSH>(depth));
+        if let Stop::PairValue(val) = stop {
+            // Its key, a list, has just been closed.
+            stack.pop();
             out.push(b':');
-            match val {
-                Value::List(items) => open = Some((items, None)),
-                scalar => write_scalar(out, scalar),
+            match write_plain_top::<_, FLUSH>(out, val, depth) {
+                Some(pending) => stop = Stop::Item(pending),
+                None => continue,
             }
         }
-        if open.is_none() {
-            let started = &mut top.started;
-            open = match &mut top.items {
-                Items::Values(it) => {
-                    write_items(it, started, out, &mut flush, |o, v| write_plain(o, v))?
-                }
-                Items::Pairs(it) => {
-                    write_items(it, started, out, &mut flush, |o, p| write_pair(o, p))?
-                }
-                Items::Mixed(it) => {
-                    write_items(it, started, out, &mut flush, |out, item| match item {
-                        ItemRef::Value(v) => write_plain(out, v),
-                        ItemRef::Pair(p) => write_pair(out, p),
-                    })?
-                }
-            };
-        }
-        match open {
-            Some(_) if stack.len() >= max_depth => return Err(too_deep(max_depth)),
-            Some((items, pair_value)) => {
-                if let Some(top) = stack.last_mut() {
-                    top.pair_value = pair_value;
-                }
-                out.push(b'[');
-                stack.push(Open::new(items));
-            }
-            None => {
+        match stop {
+            Stop::End => {
                 out.push(b']');
                 stack.pop();
+                depth.open -= 1;
+            }
+            Stop::Full | Stop::PairValue(_) => {}
+            Stop::Item(pending) => {
+                if let Some(begun) = pending.begun {
+                    stack.push(begun);
+                    depth.open += 1;
+                }
+                if let Some((items, pair_value)) = pending.open {
+                    if !depth.room() {
+                        return Err(too_deep(max_depth));
+                    }
+                    if let Some(val) = pair_value {
+                        stack.push(Open {
+                            items: Items::PairValue(val),
+                            started: true,
+                        });
+                    }
+                    out.push(b'[');
+                    stack.push(Open::new(items));
+                    depth.open += 1;
+                }
             }
         }
     }
@@ -473,7 +699,7 @@ fn too_deep(max_depth: usize) -> Error {
 
 /// Appends the canonical text of `v` at any depth (for `Display`).
 pub(crate) fn encode_value(v: &Value, out: &mut impl Output) {
-    let _ = encode_with(v, out, usize::MAX, |_| Ok(()));
+    let _ = encode_with::<_, _, false>(v, out, usize::MAX, |_| Ok(()));
 }
 
 /// The canonical JTOO bytes of `value`.
@@ -494,7 +720,7 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, Error> {
 
 pub(crate) fn to_vec_with_depth(value: &Value, max_depth: usize) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    encode_with(value, &mut out, max_depth, |_| Ok(()))?;
+    encode_with::<_, _, false>(value, &mut out, max_depth, |_| Ok(()))?;
     Ok(out)
 }
 
@@ -532,9 +758,122 @@ pub(crate) fn to_writer_with_depth<W: Write>(
     max_depth: usize,
 ) -> Result<(), Error> {
     let mut out = Vec::with_capacity(1 << 16);
-    encode_with(value, &mut out, max_depth, |buf| {
+    encode_with::<_, _, true>(value, &mut out, max_depth, |buf| {
         writer.write_all(buf)?;
         buf.clear();
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Item, Pair};
+
+    /// The nesting depth of `v` (a list of scalars is 1), recursively.
+    fn depth_of(v: &Value) -> usize {
+        let Value::List(list) = v else { return 0 };
+        1 + list
+            .iter()
+            .map(|item| match item {
+                crate::ItemRef::Value(v) => depth_of(v),
+                crate::ItemRef::Pair(p) => depth_of(p.key()).max(depth_of(p.value())),
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Shapes for the encoder's paths: empty lists written in a loop,
+    /// lists written whole inside the top one, lists begun there and left
+    /// open at a nested list, list keys (with list and scalar values),
+    /// mixed lists.
+    const SHAPES: &[&str] = &[
+        "[]",
+        "[[]]",
+        "[[],[]]",
+        "[[[]]]",
+        "[1,[2,3],[],[4,[5]]]",
+        r#"["k":[]]"#,
+        r#"["k":[],"l":[1]]"#,
+        r#"["k":["m":[]]]"#,
+        r#"["k":[1,[[]],2],"z":Y]"#,
+        "[[1]:2]",
+        "[[[]]:[]]",
+        "[[1,[2]]:[3,[4]]]",
+        r#"[1,"k":[],[],"l":[[]]]"#,
+        r#"[[1,"k":2],[3,"k":[4]]]"#,
+    ];
+
+    #[test]
+    fn every_shape_is_written_back_as_read() {
+        for text in SHAPES {
+            let v = crate::from_str(text).unwrap();
+            assert_eq!(crate::to_string(&v).unwrap(), *text);
+            let mut w = Vec::new();
+            crate::to_writer(&mut w, &v).unwrap();
+            assert_eq!(w, text.as_bytes(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_depth_limit_counts_every_list_written_in_a_loop() {
+        for text in SHAPES {
+            let v = crate::from_str(text).unwrap();
+            let d = depth_of(&v);
+            let mut out = Vec::new();
+            write_value_with_depth(&mut out, &v, d).unwrap();
+            assert_eq!(out, text.as_bytes());
+            let mut out = Vec::new();
+            let e = write_value_with_depth(&mut out, &v, d - 1).unwrap_err();
+            assert!(
+                matches!(e.kind(), crate::ErrorKind::TooDeep(m) if m == d - 1),
+                "{text}: {e}"
+            );
+            assert!(out.is_empty(), "{text}");
+            let mut w = Vec::new();
+            assert!(to_writer_with_depth(&mut w, &v, d - 1).is_err(), "{text}");
+        }
+    }
+
+    /// Records the size of each write.
+    struct Chunks(Vec<u8>, usize);
+
+    impl Write for Chunks {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.extend_from_slice(buf);
+            self.1 = self.1.max(buf.len());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_writer_gets_the_same_bytes_in_bounded_chunks() {
+        // Long lists written whole in the loop (one of 100,000 numbers,
+        // many short ones), lists left open at a nested list, empty lists
+        // and list keys, across many flushes.
+        let long: Vec<Item> = (0..100_000).map(|i| Item::from(Value::from(i))).collect();
+        let mut items = vec![Item::from(Value::List(long.into()))];
+        for i in 0..20_000 {
+            let point = Value::from(vec![Value::from(i), Value::from(-i)]);
+            let nested = Value::from(vec![Value::from(i), point.clone()]);
+            items.push(Item::from(point.clone()));
+            items.push(Item::from(nested));
+            items.push(Item::from(Value::List(Default::default())));
+            items.push(Item::from(Pair::new(point, Value::from(i)).unwrap()));
+            items.push(Item::from(Pair::with_str_key(
+                "k",
+                Value::List(Default::default()),
+            )));
+        }
+        let v = Value::List(items.into());
+        let whole = crate::to_vec(&v).unwrap();
+        assert_eq!(crate::from_slice(&whole).unwrap(), v);
+        let mut w = Chunks(Vec::new(), 0);
+        crate::to_writer(&mut w, &v).unwrap();
+        assert_eq!(w.0, whole);
+        assert!(w.1 < FLUSH_AT + 64, "a write of {} bytes", w.1);
+    }
 }

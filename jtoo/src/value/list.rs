@@ -67,6 +67,16 @@ enum Repr {
     Mixed(Box<Vec<Item>>),
 }
 
+/// A list's items as stored ([`List::stored`]).
+pub(crate) enum Stored<'a> {
+    /// No pairs (the empty list too).
+    Values(&'a [Value]),
+    /// Pairs only, at least one.
+    Pairs(&'a [Pair]),
+    /// Both, tagged.
+    Mixed(&'a [Item]),
+}
+
 /// A list item, borrowed: a plain value or a pair.
 ///
 /// ```
@@ -316,6 +326,17 @@ impl List {
         match &self.0 {
             Repr::Pairs(p) => Some(p),
             _ => None,
+        }
+    }
+
+    /// The items as stored, for loops that take them straight from the
+    /// slice (the encoder's).
+    #[inline]
+    pub(crate) fn stored(&self) -> Stored<'_> {
+        match &self.0 {
+            Repr::Values(v) => Stored::Values(v),
+            Repr::Pairs(p) => Stored::Pairs(p),
+            Repr::Mixed(m) => Stored::Mixed(m),
         }
     }
 

@@ -9,7 +9,7 @@ pub mod list;
 mod str;
 pub mod walk;
 
-pub use list::{ItemMut, ItemRef, Iter, List};
+pub use list::{ItemMut, ItemRef, List};
 pub use str::Str;
 
 /// Any JTOO value.
