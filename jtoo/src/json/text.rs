@@ -386,6 +386,10 @@ pub(super) fn write_json_str(out: &mut Vec<u8>, s: &[u8]) {
 /// JSON's, numbers lose their `_`, the rest is copied.
 #[inline(always)]
 pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
+    // The exact digits, ungrouped (numbers first: most scalars are).
+    if !key && matches!(text.first(), Some(b'0'..=b'9' | b'-')) {
+        return push_ungrouped(out, text);
+    }
     match text.split_first() {
         Some((b'"', body)) => {
             let body = body.strip_suffix(b"\"").unwrap_or(body);
@@ -404,8 +408,6 @@ pub(super) fn write_json_canonical(out: &mut Vec<u8>, text: &[u8], key: bool) {
         Some((b'N', _)) => out.extend_from_slice(b"false"),
         // Lower-case hex after the `B`: the JSON string of the bytes.
         Some((b'B', hex)) => write_json_str(out, hex),
-        // The exact digits, ungrouped.
-        Some((b'-' | b'0'..=b'9', _)) => push_ungrouped(out, text),
         // Dates, times and timestamps: their JTOO text as a string.
         _ => write_json_str(out, text),
     }
