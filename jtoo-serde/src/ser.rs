@@ -287,8 +287,7 @@ impl<'a, W: io::Write, O: Output> Compound<'a, W, O> {
         if !self.first {
             self.ser.out.push(b',');
         }
-        encode::write_str(&mut self.ser.out, key);
-        self.ser.out.push(b':');
+        encode::write_key(&mut self.ser.out, key);
         self.value_part(v, mark)
     }
 

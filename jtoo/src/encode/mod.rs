@@ -33,10 +33,37 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 /// Appends a string, escaping control codes, `"`, `\` and U+007F as `\xx`.
 #[inline]
 pub fn write_str(out: &mut impl Output, s: &str) {
+    write_str_then::<false>(out, s);
+}
+
+/// Appends a string as [`write_str`] does, then the `:` that ends a pair's
+/// key (stored with the string when it is short).
+///
+/// ```
+/// use jtoo::encode;
+/// let mut out = vec![b'['];
+/// encode::write_key(&mut out, "id");
+/// encode::write_i64(&mut out, 7);
+/// out.push(b']');
+/// assert_eq!(out, br#"["id":7]"#);
+/// ```
+#[inline]
+pub fn write_key(out: &mut impl Output, s: &str) {
+    write_str_then::<true>(out, s);
+}
+
+/// [`write_str`], and a `:` after it when `COLON`.
+#[inline(always)]
+fn write_str_then<const COLON: bool>(out: &mut impl Output, s: &str) {
     let bytes = s.as_bytes();
     match find_special_in(bytes) {
-        None => push_quoted(out, bytes),
-        Some(i) => write_str_escaped(out, bytes, i),
+        None => push_quoted::<COLON>(out, bytes),
+        Some(i) => {
+            write_str_escaped(out, bytes, i);
+            if COLON {
+                out.push(b':');
+            }
+        }
     }
 }
 
@@ -44,29 +71,33 @@ pub fn write_str(out: &mut impl Output, s: &str) {
 /// values) are stored as two overlapping words, the first and the last
 /// four or eight bytes, instead of a call to `memcpy`.
 #[inline(always)]
-fn push_quoted(out: &mut impl Output, bytes: &[u8]) {
+fn push_quoted<const COLON: bool>(out: &mut impl Output, bytes: &[u8]) {
     let len = bytes.len();
     if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
         && len <= 16
     {
-        return push_quoted_words::<8, 24>(out, len, *a, *b);
+        return push_quoted_words::<8, 24, COLON>(out, len, *a, *b);
     }
     if let (Some(a), Some(b)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
         && len < 8
     {
-        return push_quoted_words::<4, 16>(out, len, *a, *b);
+        return push_quoted_words::<4, 16, COLON>(out, len, *a, *b);
     }
     // Nothing to escape: one reservation, one copy.
-    out.reserve(len + 2);
+    out.reserve(len + 3);
     out.push(b'"');
     out.extend_from_slice(bytes);
     out.push(b'"');
+    if COLON {
+        out.push(b':');
+    }
 }
 
 /// Appends a quoted string of `len` bytes (`W ..= 2W`) given as its first
-/// and last `W` bytes, in an `R`-byte room.
+/// and last `W` bytes, and a `:` when `COLON`, in an `R`-byte room
+/// (`R >= 2W + 3`).
 #[inline(always)]
-fn push_quoted_words<const W: usize, const R: usize>(
+fn push_quoted_words<const W: usize, const R: usize, const COLON: bool>(
     out: &mut impl Output,
     len: usize,
     first: [u8; W],
@@ -74,13 +105,16 @@ fn push_quoted_words<const W: usize, const R: usize>(
 ) {
     digits::in_place::<R>(
         out,
-        len + 2,
+        len + 2 + usize::from(COLON),
         #[inline(always)]
         |room, _| {
             digits::put(room, 0, [b'"']);
             digits::put(room, 1, first);
             digits::put(room, len + 1 - W, last);
             digits::put(room, len + 1, [b'"']);
+            if COLON {
+                digits::put(room, len + 2, [b':']);
+            }
         },
     );
 }
@@ -519,6 +553,18 @@ fn write_plain<'a>(out: &mut impl Output, v: &'a Value, depth: Depth) -> Option<
     }
 }
 
+/// Writes a pair's key (not a list) and the `:` after it.
+#[inline(always)]
+fn write_key_value(out: &mut impl Output, key: &Value) {
+    match key {
+        Value::String(s) => write_key(out, s),
+        key => {
+            write_scalar_inline(out, key);
+            out.push(b':');
+        }
+    }
+}
+
 /// Writes a pair of a list written by [`write_list`] up to the first list
 /// in it to open, and returns that list.
 #[inline(always)]
@@ -530,8 +576,7 @@ fn write_pair<'a>(
     match (p.key(), p.value()) {
         (Value::List(key), val) => Some((key.stored(), Some(val))),
         (key, val) => {
-            write_scalar_inline(out, key);
-            out.push(b':');
+            write_key_value(out, key);
             write_plain(out, val, depth)
         }
     }
@@ -609,8 +654,7 @@ fn write_pair_top<'a, O: Output, const FLUSH: bool>(
             open: Some((key.stored(), Some(val))),
         }),
         (key, val) => {
-            write_scalar_inline(out, key);
-            out.push(b':');
+            write_key_value(out, key);
             write_plain_top::<O, FLUSH>(out, val, depth)
         }
     }
@@ -832,6 +876,23 @@ mod tests {
             assert!(out.is_empty(), "{text}");
             let mut w = Vec::new();
             assert!(to_writer_with_depth(&mut w, &v, d - 1).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_key_is_its_string_and_a_colon() {
+        // Every length through the word paths (4..=16) and past them,
+        // plain and with a byte to escape at each end.
+        for len in 0..40 {
+            let plain: String = "aé_Z9".chars().cycle().take(len).collect();
+            for s in [plain.clone(), format!("\"{plain}"), format!("{plain}\n")] {
+                let mut key = b"[".to_vec();
+                write_key(&mut key, &s);
+                let mut expected = b"[".to_vec();
+                write_str(&mut expected, &s);
+                expected.push(b':');
+                assert_eq!(key, expected, "{s:?}");
+            }
         }
     }
 
