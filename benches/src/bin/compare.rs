@@ -225,11 +225,15 @@ fn main() -> Result<(), BoxError> {
         rows: Vec::new(),
     };
 
-    for d in &docs {
-        value_rows(&mut t, d);
+    let no_nulls = docs
+        .iter()
+        .map(Doc::json_no_nulls)
+        .collect::<Result<Vec<_>, _>>()?;
+    for (d, no_nulls) in docs.iter().zip(&no_nulls) {
+        value_rows(&mut t, d, no_nulls);
     }
-    for d in &docs {
-        typed_rows(&mut t, d);
+    for (d, no_nulls) in docs.iter().zip(&no_nulls) {
+        typed_rows(&mut t, d, no_nulls);
     }
     frame_rows(&mut t)?;
     jte_rows(&mut t)?;
@@ -252,7 +256,8 @@ fn main() -> Result<(), BoxError> {
 }
 
 /// Parse to a value, HTOO parse, encode a value.
-fn value_rows(t: &mut Table<'_>, d: &Doc) {
+/// (`no_nulls`: [`Doc::json_no_nulls`].)
+fn value_rows<'a>(t: &mut Table<'a>, d: &'a Doc, no_nulls: &'a [u8]) {
     let (jt, js) = (d.jtoo.len(), d.json.len());
     let parse_jtoo = || -> Run<'_> { Box::new(move || timed(|| jtoo::from_slice(&d.jtoo))) };
     let name = format!("parse → Value: {}", d.name);
@@ -295,10 +300,10 @@ fn value_rows(t: &mut Table<'_>, d: &Doc) {
         name.clone(),
         "serde_json::Value, no null members",
         None,
-        (jt, d.json_no_nulls.len()),
+        (jt, no_nulls.len()),
         Ok((
             parse_jtoo(),
-            Box::new(|| timed(|| serde_json::from_slice::<serde_json::Value>(&d.json_no_nulls))),
+            Box::new(|| timed(|| serde_json::from_slice::<serde_json::Value>(no_nulls))),
         )),
     );
     t.row(
@@ -334,7 +339,8 @@ fn value_rows(t: &mut Table<'_>, d: &Doc) {
 }
 
 /// Typed deserialize and serialize with the models.
-fn typed_rows(t: &mut Table<'_>, d: &Doc) {
+/// (`no_nulls`: [`Doc::json_no_nulls`].)
+fn typed_rows<'a>(t: &mut Table<'a>, d: &'a Doc, no_nulls: &'a [u8]) {
     let (jt, js) = (d.jtoo.len(), d.json.len());
     let from_json = typed_from(d.name, &d.json, JsonDe);
     let from_jtoo = typed_from(d.name, &d.jtoo, JtooDe);
@@ -376,14 +382,14 @@ fn typed_rows(t: &mut Table<'_>, d: &Doc) {
     let runs = same.clone().map(|()| -> (Run<'_>, Run<'_>) {
         (
             Box::new(|| timed(|| typed_from(d.name, &d.jtoo, JtooDe).map(drop))),
-            Box::new(|| timed(|| typed_from(d.name, &d.json_no_nulls, JsonDe).map(drop))),
+            Box::new(|| timed(|| typed_from(d.name, no_nulls, JsonDe).map(drop))),
         )
     });
     t.row(
         format!("typed deserialize: {}", d.name),
         "serde_json typed, no null members",
         None,
-        (jt, d.json_no_nulls.len()),
+        (jt, no_nulls.len()),
         runs,
     );
     let runs = match (same, from_json) {
