@@ -93,7 +93,9 @@ impl Doc {
     /// # Errors
     /// serde_json's, should it refuse its own value.
     pub fn json_no_nulls(&self) -> Result<Vec<u8>, BoxError> {
-        Ok(serde_json::to_vec(&without_null_members(self.json_value.clone()))?)
+        Ok(serde_json::to_vec(&without_null_members(
+            self.json_value.clone(),
+        ))?)
     }
 
     /// All three files.
