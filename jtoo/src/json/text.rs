@@ -432,17 +432,18 @@ fn push_ungrouped(out: &mut Vec<u8>, text: &[u8]) {
             out.extend_from_slice(head);
             out.truncate(len + n);
         }
+        // Short numbers are common: not the cold path.
+        _ if text.len() < 8 => out.extend(text.iter().filter(|&&b| b != b'_')),
         _ => push_ungrouped_runs(out, text),
     }
 }
 
-/// [`push_ungrouped`] for the numbers [`ungroup_words`] leaves.
+/// [`push_ungrouped`] for the numbers of eight bytes or more that
+/// [`ungroup_words`] leaves (longer than [`UNGROUP_ROOM`], or not grouped
+/// as canonical text is).
 #[cold]
 #[inline(never)]
 fn push_ungrouped_runs(out: &mut Vec<u8>, text: &[u8]) {
-    if text.len() < 8 {
-        return out.extend(text.iter().filter(|&&b| b != b'_'));
-    }
     for digits in text.split(|&b| b == b'_') {
         out.extend_from_slice(digits);
     }
