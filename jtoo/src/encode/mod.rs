@@ -555,7 +555,7 @@ fn write_plain<'a>(out: &mut impl Output, v: &'a Value, depth: Depth) -> Option<
 
 /// Writes a pair's key (not a list) and the `:` after it.
 #[inline(always)]
-fn write_key_value(out: &mut impl Output, key: &Value) {
+fn write_pair_key(out: &mut impl Output, key: &Value) {
     match key {
         Value::String(s) => write_key(out, s),
         key => {
@@ -576,7 +576,7 @@ fn write_pair<'a>(
     match (p.key(), p.value()) {
         (Value::List(key), val) => Some((key.stored(), Some(val))),
         (key, val) => {
-            write_key_value(out, key);
+            write_pair_key(out, key);
             write_plain(out, val, depth)
         }
     }
@@ -654,7 +654,7 @@ fn write_pair_top<'a, O: Output, const FLUSH: bool>(
             open: Some((key.stored(), Some(val))),
         }),
         (key, val) => {
-            write_key_value(out, key);
+            write_pair_key(out, key);
             write_plain_top::<O, FLUSH>(out, val, depth)
         }
     }
@@ -814,19 +814,6 @@ mod tests {
     use super::*;
     use crate::{Item, Pair};
 
-    /// The nesting depth of `v` (a list of scalars is 1), recursively.
-    fn depth_of(v: &Value) -> usize {
-        let Value::List(list) = v else { return 0 };
-        1 + list
-            .iter()
-            .map(|item| match item {
-                crate::ItemRef::Value(v) => depth_of(v),
-                crate::ItemRef::Pair(p) => depth_of(p.key()).max(depth_of(p.value())),
-            })
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Shapes for the encoder's paths: empty lists written in a loop,
     /// lists written whole inside the top one, lists begun there and left
     /// open at a nested list, list keys (with list and scalar values),
@@ -863,7 +850,7 @@ mod tests {
     fn the_depth_limit_counts_every_list_written_in_a_loop() {
         for text in SHAPES {
             let v = crate::from_str(text).unwrap();
-            let d = depth_of(&v);
+            let d = v.depth();
             let mut out = Vec::new();
             write_value_with_depth(&mut out, &v, d).unwrap();
             assert_eq!(out, text.as_bytes());
